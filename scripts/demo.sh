@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The main job: set up, build, record a profile and write the page.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+build=${OTPU_BUILD_DIR:-build}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j"$(nproc)"
+mkdir -p out
+"$build/lens/lens" record mlp-small --isa -o out/demo.otpuprof
+"$build/lens/lens" info out/demo.otpuprof

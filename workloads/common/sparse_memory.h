@@ -1,0 +1,68 @@
+// Sparse byte-addressed memory: the DRAM image of a workload and the DRAM of every model
+// (ISA simulator, RTL harness, board model). Pages appear on first write; unwritten bytes read 0.
+#ifndef OTPU_WORKLOADS_COMMON_SPARSE_MEMORY_H_
+#define OTPU_WORKLOADS_COMMON_SPARSE_MEMORY_H_
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace otpu {
+
+class SparseMemory {
+ public:
+  static constexpr uint64_t kPageBytes = 1 << 16;
+
+  explicit SparseMemory(uint64_t size_bytes) : size_(size_bytes) {}
+  SparseMemory(const SparseMemory& other) { *this = other; }
+  SparseMemory& operator=(const SparseMemory& other);
+  SparseMemory(SparseMemory&&) = default;
+  SparseMemory& operator=(SparseMemory&&) = default;
+
+  uint64_t size() const { return size_; }
+  // True when [addr, addr+len) lies inside the memory.
+  bool Contains(uint64_t addr, uint64_t len) const { return addr <= size_ && len <= size_ - addr; }
+
+  // Callers check Contains first; out-of-range accesses are an invariant violation.
+  void Write(uint64_t addr, const void* data, uint64_t len);
+  void Read(uint64_t addr, void* data, uint64_t len) const;
+
+  uint32_t Read32(uint64_t addr) const {
+    uint32_t v;
+    Read(addr, &v, 4);
+    return v;
+  }
+  void Write32(uint64_t addr, uint32_t v) { Write(addr, &v, 4); }
+  uint8_t Read8(uint64_t addr) const {
+    uint8_t v;
+    Read(addr, &v, 1);
+    return v;
+  }
+  void Write8(uint64_t addr, uint8_t v) { Write(addr, &v, 1); }
+  std::vector<uint8_t> ReadBytes(uint64_t addr, uint64_t len) const {
+    std::vector<uint8_t> v(len);
+    Read(addr, v.data(), len);
+    return v;
+  }
+
+  // Pages that have been written, in address order (for comparing two memories).
+  const std::map<uint64_t, std::unique_ptr<uint8_t[]>>& pages() const { return pages_; }
+  // True when both memories hold the same bytes (unwritten pages count as zeros).
+  bool SameBytes(const SparseMemory& other) const;
+  // Lowest address where the two differ, or -1.
+  int64_t FirstDifference(const SparseMemory& other) const;
+  void Clear() { pages_.clear(); }
+
+ private:
+  uint8_t* PageForWrite(uint64_t page);
+  const uint8_t* PageForRead(uint64_t page) const;
+
+  uint64_t size_ = 0;
+  std::map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;  // key: page index
+};
+
+}  // namespace otpu
+
+#endif  // OTPU_WORKLOADS_COMMON_SPARSE_MEMORY_H_

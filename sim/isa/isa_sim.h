@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/isa/act_ram.h"
 #include "sim/isa/events.h"
 #include "workloads/common/sparse_memory.h"
 #include "workloads/common/status.h"
@@ -41,6 +42,9 @@ class IsaSim {
   std::vector<uint32_t>& tmem();
   SparseMemory& dram();
   const isa::Config& config() const;
+  // ACT RAM (int8 values and per-block scales), for tests and for comparing with the RTL.
+  const ActRam& act_ram() const;
+  ActRam& act_ram();
 
  private:
   struct State;

@@ -1,0 +1,37 @@
+// otpu-lock --prebuild: quantizes a run's 4-bit weights into the image cache before the lock
+// is taken, by running the prebuild program at nice 19.
+#ifndef OTPU_HOST_LOCK_PREBUILD_H_
+#define OTPU_HOST_LOCK_PREBUILD_H_
+
+#include <string>
+
+#include "workloads/common/status.h"
+
+namespace otpu::host {
+
+// Names the prebuild program when set; else otpu-prebuild beside the running executable.
+inline constexpr char kPrebuildEnv[] = "OTPU_PREBUILD";
+
+// One --prebuild request, MODEL:WF:HF.
+struct PrebuildSpec {
+  std::string model;          // short name or checkpoint path (may itself contain ':')
+  std::string weight_format;  // layer weights: int8, int4, fp4 or mix
+  std::string head_format;    // head weights: int8, int4, fp4, or - for the default
+  // Back to "MODEL:WF:HF".
+  std::string ToString() const { return model + ":" + weight_format + ":" + head_format; }
+};
+
+// Parses MODEL:WF:HF, splitting at the last two colons. InvalidArgument naming the text and
+// the field when it is malformed.
+StatusOr<PrebuildSpec> ParsePrebuildSpec(const std::string& text);
+
+// The prebuild program to run: $OTPU_PREBUILD, else otpu-prebuild in this executable's directory.
+std::string PrebuildProgram();
+
+// Runs `program MODEL:WF:HF [--cfg CFG]` at nice 19 and waits. An error names the program
+// and says whether it could not start or how it exited.
+Status RunPrebuild(const std::string& program, const PrebuildSpec& spec, const std::string& cfg);
+
+}  // namespace otpu::host
+
+#endif  // OTPU_HOST_LOCK_PREBUILD_H_

@@ -1,0 +1,62 @@
+#include "host/lock/proc_info.h"
+
+#include <charconv>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+namespace otpu::host {
+namespace {
+
+std::optional<std::string> ReadProcFile(pid_t pid, const char* name) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/" + name, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+std::optional<pid_t> ParsePid(const std::string& text) {
+  pid_t pid = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, pid);
+  if (text.empty() || ec != std::errc() || ptr != end || pid <= 0) return std::nullopt;
+  return pid;
+}
+
+std::optional<pid_t> ParentPid(pid_t pid) {
+  std::optional<std::string> stat = ReadProcFile(pid, "stat");
+  if (!stat) return std::nullopt;
+  // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so parse after the last ')'.
+  size_t close = stat->rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream rest(stat->substr(close + 1));
+  std::string state;
+  long ppid = -1;
+  if (!(rest >> state >> ppid) || ppid < 0) return std::nullopt;
+  return static_cast<pid_t>(ppid);
+}
+
+bool IsAncestor(pid_t ancestor, pid_t pid) {
+  // Bounded walk: pids can be reused while we read, so never trust the chain to end.
+  for (int depth = 0; depth < 4096; ++depth) {
+    std::optional<pid_t> parent = ParentPid(pid);
+    if (!parent || *parent <= 0) return false;
+    if (*parent == ancestor) return true;
+    pid = *parent;
+  }
+  return false;
+}
+
+std::string CommandLine(pid_t pid, size_t max_chars) {
+  std::optional<std::string> raw = ReadProcFile(pid, "cmdline");
+  if (!raw || raw->empty()) return "unknown command line";
+  while (!raw->empty() && raw->back() == '\0') raw->pop_back();
+  for (char& c : *raw) {
+    if (c == '\0' || c == '\n') c = ' ';
+  }
+  if (raw->size() > max_chars) *raw = raw->substr(0, max_chars) + "...";
+  return *raw;
+}
+
+}  // namespace otpu::host

@@ -1,0 +1,159 @@
+// otpu-lock: runs a command while holding the openTPU device lock (SPEC 9, docs/otpu-lock.md).
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/lock/command_runner.h"
+#include "host/lock/device_lock.h"
+#include "host/lock/prebuild.h"
+#include "workloads/common/status.h"
+
+namespace po = boost::program_options;
+
+namespace otpu::host {
+namespace {
+
+// Exit codes of otpu-lock itself; otherwise it exits with the command's code.
+constexpr int kExitError = 1;  // unsafe lock file or run dir, I/O error
+constexpr int kExitUsage = 2;  // bad option, no command
+
+constexpr char kUsage[] =
+    "usage: otpu-lock [--dev PREFIX] [--wait SEC] [--prebuild MODEL:WF:HF]... "
+    "[--prebuild-cfg CFG] [--] COMMAND [ARGS...]\n"
+    "Runs COMMAND while holding the openTPU device lock; exits with its status.\n";
+
+// Test seam (see CommandOptions::exec_delay_ms): milliseconds the child waits before exec.
+constexpr char kExecDelayEnv[] = "OTPU_LOCK_TEST_EXEC_DELAY_MS";
+
+struct Options {
+  std::string dev;
+  std::string wait;
+  std::vector<std::string> prebuilds;
+  std::string prebuild_cfg;
+  std::vector<std::string> command;
+  bool help = false;
+};
+
+// Index in args (argv without argv[0]) where the command starts: at "--" or at the first word
+// that is neither an option nor an option's value, so `otpu-lock make -j2` needs no `--`.
+size_t CommandStart(const std::vector<std::string>& args, const po::options_description& options) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--" || arg.size() < 2 || arg[0] != '-') return i;
+    if (arg.rfind("--", 0) == 0 && arg.find('=') == std::string::npos) {
+      const po::option_description* option = options.find_nothrow(arg.substr(2), false);
+      if (option && option->semantic()->max_tokens() > 0) ++i;  // the next word is its value
+    }
+  }
+  return args.size();
+}
+
+// Parses the command line into `options`; false (after one stderr line) on a usage error.
+bool ParseOptions(int argc, char** argv, Options* options) {
+  po::options_description visible("options");
+  visible.add_options()
+      ("help,h", po::bool_switch(&options->help), "print this help")
+      ("dev", po::value(&options->dev)->default_value("/dev/xdma0"), "XDMA device prefix to lock")
+      ("wait", po::value(&options->wait)->default_value("3600"),
+       "seconds to wait for a busy device (0: do not wait)")
+      ("prebuild", po::value(&options->prebuilds)->composing(),
+       "quantize MODEL:WF:HF into the image cache first, outside the lock (repeatable)")
+      ("prebuild-cfg", po::value(&options->prebuild_cfg), "card configuration for --prebuild");
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const size_t command_start = CommandStart(args, visible);
+  options->command.assign(args.begin() + command_start, args.end());
+  if (!options->command.empty() && options->command.front() == "--") {
+    options->command.erase(options->command.begin());
+  }
+  args.resize(command_start);
+  try {
+    po::variables_map vm;
+    // No abbreviations: CommandStart matches option names exactly, and so must Boost.
+    po::store(po::command_line_parser(args)
+                  .options(visible)
+                  .style(po::command_line_style::default_style &
+                         ~po::command_line_style::allow_guessing)
+                  .run(),
+              vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "otpu-lock: %s (see otpu-lock --help)\n", e.what());
+    return false;
+  }
+  if (options->help) std::cout << kUsage << "\n" << visible;
+  return true;
+}
+
+// Runs every --prebuild; a failure is reported and the command still runs.
+void RunPrebuilds(const std::vector<PrebuildSpec>& specs, const std::string& cfg) {
+  if (specs.empty()) return;
+  const std::string program = PrebuildProgram();
+  for (const PrebuildSpec& spec : specs) {
+    Status status = RunPrebuild(program, spec, cfg);
+    if (!status.ok()) {
+      std::fprintf(stderr, "otpu-lock: prebuild %s failed: %s; the command will quantize under the lock\n",
+                   spec.ToString().c_str(), status.message().c_str());
+    }
+  }
+}
+
+int Main(int argc, char** argv) {
+  Options options;
+  if (!ParseOptions(argc, argv, &options)) return kExitUsage;
+  if (options.help) return 0;
+  if (options.command.empty()) {
+    std::fprintf(stderr, "otpu-lock: no command\n");
+    return kExitUsage;
+  }
+  StatusOr<double> wait_seconds = ParseWaitSeconds(options.wait, "--wait");
+  std::vector<PrebuildSpec> specs;
+  Status usage = wait_seconds.status();
+  for (const std::string& text : options.prebuilds) {
+    StatusOr<PrebuildSpec> spec = ParsePrebuildSpec(text);
+    if (!spec.ok() && usage.ok()) usage = spec.status();
+    if (spec.ok()) specs.push_back(*spec);
+  }
+  if (usage.ok()) usage = LockFileName(options.dev).status().WithContext("--dev");
+  if (!usage.ok()) {
+    std::fprintf(stderr, "otpu-lock: %s\n", usage.message().c_str());
+    return kExitUsage;
+  }
+
+  // Prebuilds go first: quantizing must not happen while we hold the card.
+  RunPrebuilds(specs, options.prebuild_cfg);
+
+  // Nested under another otpu-lock for this device: keep the outer holder (and its variables).
+  std::unique_ptr<DeviceLock> lock = InheritedLock(options.dev);
+  if (!lock) {
+    StatusOr<std::unique_ptr<DeviceLock>> acquired = DeviceLock::Acquire(options.dev, *wait_seconds);
+    if (!acquired.ok()) {
+      std::fprintf(stderr, "otpu-lock: %s\n", acquired.status().message().c_str());
+      return acquired.status().code() == StatusCode::kUnavailable ? kBusyExitCode : kExitError;
+    }
+    lock = std::move(acquired).value();
+    ::setenv(kLockHeldEnv, options.dev.c_str(), 1);
+    ::setenv(kLockPidEnv, std::to_string(::getpid()).c_str(), 1);
+  }
+
+  CommandOptions run;
+  run.forward_signals = true;
+  run.own_process_group = !InForeground();
+  if (const char* delay = std::getenv(kExecDelayEnv)) run.exec_delay_ms = std::atoi(delay);
+  StatusOr<int> exit_code = RunCommand(options.command, run);
+  if (!exit_code.ok()) {
+    std::fprintf(stderr, "otpu-lock: %s\n", exit_code.status().message().c_str());
+    return ExitCodeForStartFailure(exit_code.status());
+  }
+  return *exit_code;  // the lock is released after the child is gone, as `lock` goes out of scope
+}
+
+}  // namespace
+}  // namespace otpu::host
+
+int main(int argc, char** argv) { return otpu::host::Main(argc, argv); }

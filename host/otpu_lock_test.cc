@@ -1,0 +1,286 @@
+// otpu-lock end to end: the real binary, real commands, a fresh OTPU_RUN_DIR per test.
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "host/lock/device_lock.h"
+#include "host/lock/test_subprocess.h"
+#include "host/lock/test_temp_dir.h"
+
+namespace otpu::host {
+namespace {
+
+using testing::CountLines;
+using testing::HasSignalBlocked;
+using testing::NowSeconds;
+using testing::ProcessResult;
+using testing::TempDir;
+using testing::TestProcess;
+
+const std::string kOtpuLock = OTPU_LOCK_BINARY;
+
+bool Exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+class OtpuLockTest : public ::testing::Test {
+ protected:
+  // otpu-lock's argv: the binary followed by `args`.
+  std::vector<std::string> Cmd(std::vector<std::string> args) const {
+    args.insert(args.begin(), kOtpuLock);
+    return args;
+  }
+  // Our environment for otpu-lock: this test's run dir plus `extra`.
+  std::vector<std::string> Env(std::vector<std::string> extra = {}) const {
+    extra.push_back("OTPU_RUN_DIR=" + tmp_.run_dir());
+    return extra;
+  }
+  ProcessResult Run(std::vector<std::string> args, std::vector<std::string> extra_env = {}) const {
+    return testing::RunProcess(Cmd(std::move(args)), Env(std::move(extra_env)), 5);
+  }
+  // Takes the lock in this process, as a running tool would.
+  std::unique_ptr<DeviceLock> Hold() const {
+    StatusOr<std::unique_ptr<DeviceLock>> lock = DeviceLock::Acquire("/dev/xdma0", 0, tmp_.run_dir());
+    EXPECT_TRUE(lock.ok()) << lock.status().message();
+    return lock.ok() ? std::move(lock).value() : nullptr;
+  }
+  std::string Marker() const { return tmp_.path() + "/ran"; }
+
+  TempDir tmp_;
+};
+
+TEST_F(OtpuLockTest, CommandRunsWithTheLockAndItsVariables) {
+  TestProcess lock(Cmd({"sh", "-c", "cat \"$OTPU_RUN_DIR/xdma0.lock\"; echo \"$OTPU_LOCK_HELD $OTPU_LOCK_PID\""}),
+                   Env());
+  ProcessResult result = lock.Wait(5);
+  ASSERT_TRUE(result.exited) << result.err;
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const std::string pid = std::to_string(lock.pid());
+  EXPECT_EQ(result.out, pid + "\n/dev/xdma0 " + pid + "\n");
+  EXPECT_EQ(result.err, "");
+}
+
+TEST_F(OtpuLockTest, LockIsReleasedAfterTheCommand) {
+  ASSERT_EQ(Run({"true"}).exit_code, 0);
+  EXPECT_EQ(ReadFile(tmp_.lock_path()), "");
+  EXPECT_TRUE(DeviceLock::Acquire("/dev/xdma0", 0, tmp_.run_dir()).ok());
+}
+
+TEST_F(OtpuLockTest, ExitsWithTheCommandsStatusWithoutDoubleDash) {
+  ProcessResult result = Run({"sh", "-c", "exit 5"});  // "-c" belongs to sh, not to otpu-lock
+  EXPECT_TRUE(result.exited);
+  EXPECT_EQ(result.exit_code, 5) << result.err;
+}
+
+TEST_F(OtpuLockTest, OptionsBeforeDoubleDashAreOurs) {
+  ProcessResult result = Run({"--dev", "/dev/xdma3", "--wait", "1", "--", "sh", "-c", "echo $OTPU_LOCK_HELD"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "/dev/xdma3\n");
+  EXPECT_TRUE(Exists(tmp_.run_dir() + "/xdma3.lock"));
+}
+
+TEST_F(OtpuLockTest, OptionValuesAreNotMistakenForTheCommand) {
+  ProcessResult result = Run({"--dev", "c", "--prebuild-cfg", "c", "--wait", "1", "sh", "-c", "echo $OTPU_LOCK_HELD"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "c\n");
+}
+
+TEST_F(OtpuLockTest, BusyDeviceExits3WithOneLineNamingTheHolder) {
+  std::unique_ptr<DeviceLock> held = Hold();
+  ProcessResult result = Run({"--wait", "0", "--", "touch", Marker()});
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_EQ(CountLines(result.err), 1) << result.err;
+  EXPECT_NE(result.err.find("otpu-lock: /dev/xdma0 is busy: held by pid " + std::to_string(::getpid())),
+            std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("lock_test"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("OTPU_LOCK_WAIT=SEC"), std::string::npos) << result.err;
+  EXPECT_FALSE(Exists(Marker()));
+}
+
+TEST_F(OtpuLockTest, WaitsUntilTheHolderExits) {
+  TestProcess holder(Cmd({"sh", "-c", "echo ready; sleep 0.4"}), Env());
+  ASSERT_EQ(holder.ReadLine(2), "ready");
+  const double start = NowSeconds();
+  ProcessResult result = Run({"--wait", "5", "--", "touch", Marker()});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_GT(NowSeconds() - start, 0.2);
+  EXPECT_TRUE(Exists(Marker()));
+  EXPECT_EQ(holder.Wait(1).exit_code, 0);
+}
+
+TEST_F(OtpuLockTest, GivesUpAtTheWaitDeadline) {
+  std::unique_ptr<DeviceLock> held = Hold();
+  ProcessResult result = Run({"--wait", "0.3", "true"});
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_GE(result.seconds, 0.3);
+  EXPECT_LT(result.seconds, 1.5);
+  EXPECT_NE(result.err.find("/dev/xdma0 is still busy after 0.3 s"), std::string::npos) << result.err;
+}
+
+TEST_F(OtpuLockTest, NestedOtpuLockKeepsTheOuterHolder) {
+  TestProcess outer(Cmd({"--", kOtpuLock, "--wait", "0", "--", "sh", "-c", "echo $OTPU_LOCK_PID"}), Env());
+  ProcessResult result = outer.Wait(5);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, std::to_string(outer.pid()) + "\n");
+  EXPECT_EQ(result.err, "");
+}
+
+TEST_F(OtpuLockTest, VerifiedInheritedLockRunsWithoutTakingIt) {
+  std::unique_ptr<DeviceLock> held = Hold();  // this test is otpu-lock's ancestor and holder
+  const std::string self = std::to_string(::getpid());
+  ProcessResult result = Run({"--wait", "0", "sh", "-c", "echo $OTPU_LOCK_PID"},
+                             {"OTPU_LOCK_HELD=/dev/xdma0", "OTPU_LOCK_PID=" + self});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, self + "\n");
+}
+
+TEST_F(OtpuLockTest, WrongInheritedVariablesAreIgnoredWithAWarning) {
+  TestProcess stranger({"sleep", "5"});
+  const std::string other = std::to_string(stranger.pid());
+  TestProcess lock(Cmd({"sh", "-c", "echo $OTPU_LOCK_PID"}),
+                   Env({"OTPU_LOCK_HELD=/dev/xdma0", "OTPU_LOCK_PID=" + other}));
+  ProcessResult result = lock.Wait(5);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, std::to_string(lock.pid()) + "\n");  // it locked for itself
+  EXPECT_EQ(result.err, "otpu-lock: ignoring OTPU_LOCK_HELD and OTPU_LOCK_PID: OTPU_LOCK_PID=" +
+                            other + " is not an ancestor of this process (pid " +
+                            std::to_string(lock.pid()) + ")\n");
+}
+
+TEST_F(OtpuLockTest, TermIsForwardedAndOtpuLockExitsAfterTheChild) {
+  const std::string done = tmp_.path() + "/done";
+  TestProcess lock(Cmd({"sh", "-c", "trap 'sleep 0.2; touch " + done + "; exit 7' TERM; echo ready; "
+                                    "while :; do sleep 0.05; done"}),
+                   Env());
+  ASSERT_EQ(lock.ReadLine(2), "ready");
+  ASSERT_EQ(::kill(lock.pid(), SIGTERM), 0);
+  ProcessResult result = lock.Wait(3);
+  ASSERT_TRUE(result.exited) << "otpu-lock died of signal " << result.signal;
+  EXPECT_EQ(result.exit_code, 7);
+  EXPECT_TRUE(Exists(done));  // the child finished its cleanup before otpu-lock exited
+}
+
+TEST_F(OtpuLockTest, IntIsForwardedAndReportedAs130) {
+  TestProcess lock(Cmd({"sh", "-c", "echo ready; exec sleep 5"}), Env());
+  ASSERT_EQ(lock.ReadLine(2), "ready");
+  ASSERT_EQ(::kill(lock.pid(), SIGINT), 0);
+  ProcessResult result = lock.Wait(3);
+  ASSERT_TRUE(result.exited) << "otpu-lock died of signal " << result.signal;
+  EXPECT_EQ(result.exit_code, 128 + SIGINT);
+  EXPECT_LT(result.seconds, 2);
+}
+
+TEST_F(OtpuLockTest, HupIsForwardedAndReportedAs129) {
+  TestProcess lock(Cmd({"sh", "-c", "echo ready; exec sleep 5"}), Env());
+  ASSERT_EQ(lock.ReadLine(2), "ready");
+  ASSERT_EQ(::kill(lock.pid(), SIGHUP), 0);
+  ProcessResult result = lock.Wait(3);
+  ASSERT_TRUE(result.exited) << "otpu-lock died of signal " << result.signal;
+  EXPECT_EQ(result.exit_code, 128 + SIGHUP);
+}
+
+TEST_F(OtpuLockTest, SignalBeforeTheChildStartsIsDeliveredAfterItStarts) {
+  // The child waits 400 ms between fork and exec; TERM arrives in that window.
+  TestProcess lock(Cmd({"sleep", "5"}), Env({"OTPU_LOCK_TEST_EXEC_DELAY_MS=400"}));
+  const double deadline = NowSeconds() + 2;
+  while (!HasSignalBlocked(lock.pid(), SIGTERM) && NowSeconds() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_TRUE(HasSignalBlocked(lock.pid(), SIGTERM));
+  ASSERT_EQ(::kill(lock.pid(), SIGTERM), 0);
+  ProcessResult result = lock.Wait(3);
+  // Not lost (sleep would run 5 s) and not fatal to otpu-lock: the child died of it.
+  ASSERT_TRUE(result.exited) << "otpu-lock died of signal " << result.signal;
+  EXPECT_EQ(result.exit_code, 128 + SIGTERM);
+  EXPECT_LT(result.seconds, 2);
+}
+
+TEST_F(OtpuLockTest, NoCommandExits2) {
+  ProcessResult result = Run({"--wait", "1"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err, "otpu-lock: no command\n");
+}
+
+TEST_F(OtpuLockTest, BadOptionExits2NamingIt) {
+  ProcessResult result = Run({"--bogus", "--", "touch", Marker()});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("--bogus"), std::string::npos) << result.err;
+  EXPECT_FALSE(Exists(Marker()));
+}
+
+TEST_F(OtpuLockTest, BadWaitExits2NamingIt) {
+  ProcessResult result = Run({"--wait", "soon", "true"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err, "otpu-lock: --wait 'soon' is not a number of seconds (0 or more)\n");
+}
+
+TEST_F(OtpuLockTest, UnknownCommandExits127) {
+  ProcessResult result = Run({"otpu-no-such-command"});
+  EXPECT_EQ(result.exit_code, 127);
+  EXPECT_EQ(result.err, "otpu-lock: cannot run 'otpu-no-such-command': No such file or directory\n");
+}
+
+TEST_F(OtpuLockTest, SymlinkedLockFileIsRefused) {
+  ASSERT_EQ(::mkdir(tmp_.run_dir().c_str(), 0700), 0);
+  const std::string victim = tmp_.path() + "/victim";
+  std::ofstream(victim) << "keep\n";
+  ASSERT_EQ(::symlink(victim.c_str(), tmp_.lock_path().c_str()), 0);
+  ProcessResult result = Run({"touch", Marker()});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "otpu-lock: lock file " + tmp_.lock_path() +
+                            " is a symlink; refusing to follow it (remove it)\n");
+  EXPECT_FALSE(Exists(Marker()));
+  EXPECT_EQ(ReadFile(victim), "keep\n");
+}
+
+TEST_F(OtpuLockTest, LockFileWithTwoLinksIsRefused) {
+  ASSERT_EQ(::mkdir(tmp_.run_dir().c_str(), 0700), 0);
+  std::ofstream(tmp_.lock_path()) << "";
+  ASSERT_EQ(::link(tmp_.lock_path().c_str(), (tmp_.path() + "/second").c_str()), 0);
+  ProcessResult result = Run({"touch", Marker()});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("lock file " + tmp_.lock_path() + " has 2 links; refusing it"),
+            std::string::npos) << result.err;
+  EXPECT_FALSE(Exists(Marker()));
+}
+
+TEST_F(OtpuLockTest, PrebuildFailureStillRunsTheCommand) {
+  ProcessResult result = Run({"--prebuild", "qwen3-0.6b:int4:int8", "--", "touch", Marker()},
+                             {"OTPU_PREBUILD=/nonexistent/otpu-prebuild"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(Exists(Marker()));
+  EXPECT_EQ(result.err,
+            "otpu-lock: prebuild qwen3-0.6b:int4:int8 failed: cannot run '/nonexistent/otpu-prebuild': "
+            "No such file or directory; the command will quantize under the lock\n");
+}
+
+TEST_F(OtpuLockTest, PrebuildRunsBeforeWaitingForTheLock) {
+  std::unique_ptr<DeviceLock> held = Hold();
+  const std::string script = tmp_.path() + "/prebuild.sh";
+  const std::string log = tmp_.path() + "/prebuilds";
+  std::ofstream(script) << "#!/bin/sh\necho \"$* nice=$(nice)\" >> " << log << "\n";
+  ASSERT_EQ(::chmod(script.c_str(), 0755), 0);
+  ProcessResult result = Run({"--wait", "0", "--prebuild", "a:int4:-", "--prebuild", "b:fp4:int8",
+                              "--prebuild-cfg", "card.cfg", "true"},
+                             {"OTPU_PREBUILD=" + script});
+  EXPECT_EQ(result.exit_code, 3);  // the device was busy, yet both prebuilds ran first
+  EXPECT_EQ(ReadFile(log), "a:int4:- --cfg card.cfg nice=19\nb:fp4:int8 --cfg card.cfg nice=19\n");
+}
+
+TEST_F(OtpuLockTest, BadPrebuildSyntaxExits2) {
+  ProcessResult result = Run({"--prebuild", "qwen:int3:int8", "--", "touch", Marker()});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err, "otpu-lock: --prebuild 'qwen:int3:int8': WF 'int3' is not int8|int4|fp4|mix\n");
+  EXPECT_FALSE(Exists(Marker()));
+}
+
+}  // namespace
+}  // namespace otpu::host

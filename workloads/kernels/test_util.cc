@@ -1,0 +1,48 @@
+#include "workloads/kernels/test_util.h"
+
+#include "sim/isa/isa_sim.h"
+
+namespace otpu::kernels {
+
+StatusOr<sim::RunEvents> RunOnIsa(const isa::Config& cfg, const isa::Program& prog,
+                                  SparseMemory* dram,
+                                  const std::vector<std::array<uint32_t, 8>>& args) {
+  sim::IsaSim isa_sim(cfg, dram);
+  RETURN_IF_ERROR(isa_sim.LoadProgram(prog));
+  StatusOr<sim::RunEvents> last = Internal("no run");
+  for (const auto& a : args) {
+    sim::IsaRunOptions opts;
+    opts.args = a;
+    last = isa_sim.Run(opts);
+    if (!last.ok()) return last.status();
+  }
+  return last;
+}
+
+StatusOr<workloads::CheckReport> RunWorkload(const workloads::WorkloadRun& run,
+                                             SparseMemory* dram_out) {
+  SparseMemory dram = run.image;
+  std::vector<std::array<uint32_t, 8>> args;
+  for (const workloads::Step& s : run.steps) args.push_back(s.args);
+  RETURN_IF_ERROR(RunOnIsa(run.config, run.program, &dram, args).status());
+  workloads::CheckReport report = run.check(dram);
+  if (dram_out) *dram_out = std::move(dram);
+  return report;
+}
+
+void PoisonKvCache(const KvCachePlan& kv, int from, SparseMemory* dram) {
+  KvCachePlan all = kv;
+  all.t_max = int(kv.t_cap);
+  const size_t n = size_t(kv.hkv) * kv.t_cap * kv.hd;
+  std::vector<float> k(n, 0.0f), v(n, 0.0f);
+  for (int j = 0; j < kv.hkv; ++j)
+    for (int pos = from; pos < all.t_max; ++pos)
+      for (int e = 0; e < kv.hd; ++e) {
+        const size_t i = (size_t(j) * all.t_max + pos) * kv.hd + e;
+        k[i] = pos % 2 ? -3.0f : 3.0f;
+        v[i] = 50.0f;
+      }
+  OTPU_CHECK(WriteKvPrefix(all, k, v, all.t_max, dram).ok());
+}
+
+}  // namespace otpu::kernels

@@ -1,0 +1,29 @@
+// The profile builder: turns what one run did (sim::RunEvents) into a Profile. Written for the
+// isa kind; the rtl and hw paths fill the same RunEvents (unit counters included) and reuse it.
+#ifndef OTPU_LENS_BUILD_PROFILE_H_
+#define OTPU_LENS_BUILD_PROFILE_H_
+
+#include <string>
+
+#include "lens/profile.h"
+#include "sim/isa/events.h"
+#include "workloads/common/status.h"
+#include "workloads/isa/config.h"
+#include "workloads/isa/program.h"
+
+namespace otpu::lens {
+
+// Counter window of simulated profiles, in cycles.
+inline constexpr int kDefaultBucketCycles = 64;
+
+// Builds the profile of one run of `program` on `cfg`: instruction rows, the program table,
+// sources, per-slice ports, unit busy cycles, per-window buckets (of `bucket_cycles`), the
+// roofline and the notes (docs/profile.md says what each field means). InvalidArgument when
+// bucket_cycles < 1.
+StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const isa::Config& cfg,
+                               const isa::Program& program, const sim::RunEvents& events,
+                               int bucket_cycles = kDefaultBucketCycles);
+
+}  // namespace otpu::lens
+
+#endif  // OTPU_LENS_BUILD_PROFILE_H_

@@ -1,0 +1,64 @@
+#include "lens/info.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace otpu::lens {
+namespace {
+
+std::string Fmt(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string Fmt(const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+
+std::string ConfigLine(const ProfileConfig& c) {
+  return Fmt(
+      "S=%d D=%d MCOLS=%d LANES=%d CL=%d WIN=%d ACT_BLOCKS=%d TMEM_WORDS=%lld "
+      "IMEM_WORDS=%lld DRAM_BYTES=%lld FIFO_DEPTH=%d MEM=%s",
+      c.S, c.D, c.MCOLS, c.LANES, c.CL, c.WIN, c.ACT_BLOCKS, (long long)c.TMEM_WORDS,
+      (long long)c.IMEM_WORDS, (long long)c.DRAM_BYTES, c.FIFO_DEPTH, c.MEM.c_str());
+}
+
+std::string ProfileBlock(const Profile& p, size_t index) {
+  std::string s = Fmt("profile %zu: %s (%s)\n", index, p.name.c_str(), KindName(p.kind));
+  double us = p.clock_mhz > 0 ? double(p.cycles) / p.clock_mhz : 0;
+  s += Fmt("  cycles        %lld (%.1f us at %g MHz)\n", (long long)p.cycles, us, p.clock_mhz);
+  s += Fmt("  roofline      bound %lld cycles, efficiency %.1f%%\n", (long long)p.roofline.bound,
+           100 * p.roofline.efficiency);
+  s += Fmt("  instructions  %zu\n", p.instrs.size());
+  s += Fmt("  macs          %lld (peak %lld/cycle), DRAM bytes %lld (peak %lld/cycle)\n",
+           (long long)p.macs, (long long)p.peak_macs, (long long)p.bytes, (long long)p.peak_bytes);
+  s += "  config        " + ConfigLine(p.config) + "\n";
+  if (p.board) {
+    s += "  board        ";
+    for (const CounterValue& c : *p.board) s += Fmt(" %s=%lld", c.name.c_str(), (long long)c.value);
+    s += "\n";
+  }
+  if (p.hwtrace) {
+    const HwTrace& t = *p.hwtrace;
+    s += Fmt("  hwtrace       %lld records of %lld (depth %lld, keep %s), drop %lld, lost %lld%s\n",
+             (long long)t.records, (long long)t.count, (long long)t.depth, t.keep.c_str(),
+             (long long)t.drop, (long long)t.lost, t.complete ? ", complete" : ", incomplete");
+  }
+  s += "  notes\n";
+  for (const Note& n : p.notes) s += Fmt("    [%s] ", NoteLevelName(n.level)) + n.text + "\n";
+  return s;
+}
+
+}  // namespace
+
+std::string InfoText(const ProfileFile& file, const std::string& path) {
+  std::string s = path + ": " + file.format + " version " + std::to_string(file.version) + ", " +
+                  std::to_string(file.profiles.size()) + " profile" +
+                  (file.profiles.size() == 1 ? "" : "s") + ", written " +
+                  (file.created.empty() ? "(unknown)" : file.created) + " by " + file.tool + "\n";
+  for (size_t i = 0; i < file.profiles.size(); ++i) s += ProfileBlock(file.profiles[i], i);
+  return s;
+}
+
+}  // namespace otpu::lens

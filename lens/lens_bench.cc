@@ -1,0 +1,131 @@
+// lens_bench: measures (never asserts) the ISA simulator's speed on a workload and the
+// .otpuprof writer and reader on a large synthetic profile; prints one JSON object.
+// scripts/bench.sh builds and runs it.
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "lens/build_profile.h"
+#include "lens/otpuprof.h"
+#include "lens/profile_json.h"
+#include "lens/synthetic.h"
+#include "sim/isa/isa_sim.h"
+#include "workloads/list.h"
+
+namespace otpu::lens {
+namespace {
+
+namespace po = boost::program_options;
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+double Seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Runs the workload's traced step on the ISA simulator until `min_seconds` have passed.
+Status BenchSim(const std::string& name, double min_seconds, Writer& w) {
+  ASSIGN_OR_RETURN(workloads::WorkloadRun run, workloads::MakeWorkload(name, isa::Config::Sim()));
+  SparseMemory dram(run.image);
+  sim::IsaSim sim(run.config, &dram);
+  RETURN_IF_ERROR(sim.LoadProgram(run.program));
+  sim::IsaRunOptions opts;
+  opts.args = run.steps.back().args;
+  int64_t runs = 0, retired = 0, cycles = 0;
+  double t0 = Seconds(), elapsed = 0;
+  sim::RunEvents events;
+  while (runs == 0 || elapsed < min_seconds) {
+    ASSIGN_OR_RETURN(events, sim.Run(opts));
+    ++runs;
+    retired += events.retired;
+    cycles += events.cycles;
+    elapsed = Seconds() - t0;
+  }
+  double b0 = Seconds();
+  ASSIGN_OR_RETURN(Profile p,
+                   BuildProfile(ProfileKind::kIsa, name, run.config, run.program, events));
+  double build = Seconds() - b0;
+  w.Key("isa_sim");
+  w.StartObject();
+  w.Key("workload"), w.String(name.c_str());
+  w.Key("runs"), w.Int64(runs);
+  w.Key("instructions_per_run"), w.Int64(events.retired);
+  w.Key("cycles_per_run"), w.Int64(events.cycles);
+  w.Key("seconds"), w.Double(elapsed);
+  w.Key("instructions_per_s"), w.Double(double(retired) / elapsed);
+  w.Key("simulated_cycles_per_s"), w.Double(double(cycles) / elapsed);
+  w.Key("build_profile_s"), w.Double(build);
+  w.EndObject();
+  return OkStatus();
+}
+
+// Writes and reads back a synthetic isa profile of `instrs` instruction rows.
+Status BenchProfileIo(int64_t instrs, const std::string& dir, Writer& w) {
+  ProfileFile file = SyntheticFile({ProfileKind::kIsa}, instrs);
+  ASSIGN_OR_RETURN(std::string json, ProfileFileToJson(file));
+  const double json_mb = double(json.size()) / 1e6;
+  json = std::string();
+  const std::string path = dir + "/lens_bench." + std::to_string(getpid()) + ".otpuprof";
+  double t0 = Seconds();
+  Status written = Write(path, file);
+  double write_s = Seconds() - t0;
+  if (!written.ok()) return written;
+  const double file_mb = double(std::filesystem::file_size(path)) / 1e6;
+  t0 = Seconds();
+  StatusOr<ProfileFile> back = Read(path);
+  double read_s = Seconds() - t0;
+  std::filesystem::remove(path);
+  if (!back.ok()) return back.status();
+  w.Key("profile_io");
+  w.StartObject();
+  w.Key("instructions"), w.Int64(instrs);
+  w.Key("json_mb"), w.Double(json_mb);
+  w.Key("file_mb"), w.Double(file_mb);
+  w.Key("write_s"), w.Double(write_s);
+  w.Key("read_s"), w.Double(read_s);
+  w.Key("write_json_mb_per_s"), w.Double(json_mb / write_s);
+  w.Key("read_json_mb_per_s"), w.Double(json_mb / read_s);
+  w.Key("read_equals_written"), w.Bool(*back == file);
+  w.EndObject();
+  return OkStatus();
+}
+
+int Main(int argc, char** argv) {
+  po::options_description opts("lens_bench options");
+  opts.add_options()("workload", po::value<std::string>()->default_value("mlp"),
+                     "workload for the simulator")(
+      "instrs", po::value<int64_t>()->default_value(1000000), "rows of the synthetic profile")(
+      "seconds", po::value<double>()->default_value(1.0), "least time to run the simulator")(
+      "dir", po::value<std::string>()->default_value(std::filesystem::temp_directory_path()),
+      "where the profile file is written");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, opts), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "lens_bench: " << e.what() << "\n";
+    return 2;
+  }
+  rapidjson::StringBuffer buf;
+  Writer w(buf);
+  w.StartObject();
+  Status s = BenchSim(vm["workload"].as<std::string>(), vm["seconds"].as<double>(), w);
+  if (s.ok()) s = BenchProfileIo(vm["instrs"].as<int64_t>(), vm["dir"].as<std::string>(), w);
+  if (!s.ok()) {
+    std::cerr << "lens_bench: " << s.message() << "\n";
+    return 1;
+  }
+  w.EndObject();
+  std::puts(buf.GetString());
+  return 0;
+}
+
+}  // namespace
+}  // namespace otpu::lens
+
+int main(int argc, char** argv) { return otpu::lens::Main(argc, argv); }

@@ -1,0 +1,197 @@
+// End-to-end tests of the real `lens` binary: exit codes, stdout, and one stderr line per error.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "lens/gzip.h"
+#include "lens/otpuprof.h"
+#include "lens/profile_json.h"
+#include "lens/synthetic.h"
+
+namespace otpu::lens {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+class LensCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "lens_cli_test.XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string PathOf(const std::string& name) const { return (dir_ / name).string(); }
+  static std::string Slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  void Spit(const std::string& name, const std::string& data) const {
+    std::ofstream(PathOf(name), std::ios::binary) << data;
+  }
+
+  // Runs `lens args...` with stdout and stderr captured in files.
+  Result Lens(std::vector<std::string> args) const {
+    std::string out = PathOf("stdout"), err = PathOf("stderr");
+    args.insert(args.begin(), LENS_BINARY);
+    pid_t pid = fork();
+    if (pid == 0) {
+      int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(o, 1);
+      dup2(e, 2);
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(out), Slurp(err)};
+  }
+
+  // Expects exit `code` and exactly one stderr line holding `what`.
+  static void ExpectError(const Result& r, int code, const std::string& what) {
+    EXPECT_EQ(r.code, code) << r.err;
+    EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.back(), '\n');
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(LensCliTest, ListNamesEveryWorkload) {
+  Result r = Lens({"list"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("mlp-small  SwiGLU MLP"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("qwen-tiny"), std::string::npos) << r.out;
+}
+
+TEST_F(LensCliTest, RecordedProfileIsSummarisedByInfo) {
+  std::string file = PathOf("demo.otpuprof");
+  Result rec = Lens({"record", "mlp-small", "--isa", "-o", file, "--bucket", "32"});
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  EXPECT_NE(rec.out.find("mlp-small: check ok"), std::string::npos) << rec.out;
+  EXPECT_NE(rec.out.find("wrote " + file + " (1 profile)"), std::string::npos) << rec.out;
+
+  Result info = Lens({"info", file});
+  ASSERT_EQ(info.code, 0) << info.err;
+  for (const char* want :
+       {"profile 0: mlp-small (isa)", "cycles", "roofline      bound", "efficiency", "instructions",
+        "config        S=1 D=32 MCOLS=8", "notes", "of the DRAM roofline"}) {
+    EXPECT_NE(info.out.find(want), std::string::npos) << want << "\n" << info.out;
+  }
+  StatusOr<ProfileFile> f = Read(file);
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  EXPECT_EQ(f->profiles[0].slices[0].buckets.c[0], 31);
+}
+
+TEST_F(LensCliTest, HelpGoesToStdout) {
+  Result r = Lens({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("lens record WORKLOAD..."), std::string::npos) << r.out;
+}
+
+TEST_F(LensCliTest, NoCommandIsAUsageError) { ExpectError(Lens({}), 2, "lens: no command"); }
+
+TEST_F(LensCliTest, UnknownCommandIsNamed) {
+  ExpectError(Lens({"frob"}), 2, "lens: unknown command 'frob'");
+}
+
+TEST_F(LensCliTest, UnknownOptionIsNamed) {
+  ExpectError(Lens({"record", "mlp-small", "--isa", "-o", PathOf("x"), "--frob"}), 2, "'--frob'");
+}
+
+TEST_F(LensCliTest, MissingOutputIsNamed) {
+  ExpectError(Lens({"record", "mlp-small", "--isa"}), 2, "lens record: missing -o FILE");
+}
+
+TEST_F(LensCliTest, MissingWorkloadIsAUsageError) {
+  ExpectError(Lens({"record", "--isa", "-o", PathOf("x")}), 2, "lens record: name a workload");
+}
+
+TEST_F(LensCliTest, RecordWithoutIsaSaysTheRtlPathIsMissing) {
+  Result r = Lens({"record", "mlp-small", "-o", PathOf("x")});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "lens record: the RTL path is not built yet; use --isa\n");
+}
+
+TEST_F(LensCliTest, UnknownWorkloadIsNamed) {
+  ExpectError(Lens({"record", "nope", "--isa", "-o", PathOf("x")}), 2, "unknown workload 'nope'");
+  EXPECT_FALSE(fs::exists(PathOf("x")));
+}
+
+TEST_F(LensCliTest, BadBucketIsNamed) {
+  ExpectError(Lens({"record", "mlp-small", "--isa", "-o", PathOf("x"), "--bucket", "0"}), 2,
+              "lens record: --bucket 0");
+  ExpectError(Lens({"record", "mlp-small", "--isa", "-o", PathOf("x"), "--bucket", "many"}), 2,
+              "'--bucket'");
+}
+
+TEST_F(LensCliTest, PosBeyondTheStepsIsNamed) {
+  ExpectError(Lens({"record", "mlp-small", "--isa", "-o", PathOf("x"), "--pos", "5"}), 2,
+              "lens record: --pos 5: workload mlp-small has steps 0..0");
+}
+
+TEST_F(LensCliTest, UnwritableOutputIsAFailureNamingTheFile) {
+  std::string file = PathOf("no/dir/out.otpuprof");
+  ExpectError(Lens({"record", "mlp-small", "--isa", "-o", file}), 1, file);
+}
+
+TEST_F(LensCliTest, InfoWithoutFileIsAUsageError) {
+  ExpectError(Lens({"info"}), 2, "lens info: name a profile FILE");
+}
+
+TEST_F(LensCliTest, InfoOfTwoFilesNamesTheSecond) {
+  ExpectError(Lens({"info", "a.otpuprof", "b.otpuprof"}), 2,
+              "lens info: one FILE at a time (also got 'b.otpuprof')");
+}
+
+TEST_F(LensCliTest, ListTakesNoArguments) {
+  ExpectError(Lens({"list", "mlp"}), 2, "lens list: unexpected argument 'mlp'");
+}
+
+TEST_F(LensCliTest, InfoOfAMissingFileIsAFailure) {
+  ExpectError(Lens({"info", PathOf("absent.otpuprof")}), 1, PathOf("absent.otpuprof"));
+}
+
+TEST_F(LensCliTest, InfoOfAnotherFormatIsABadFile) {
+  Spit("run.json", R"({"format":"x","version":1})");
+  ExpectError(Lens({"info", PathOf("run.json")}), 4,
+              PathOf("run.json") + ": not an openTPU profile (format \"x\")");
+}
+
+TEST_F(LensCliTest, InfoOfANewerVersionIsABadFile) {
+  Spit("new.otpuprof",
+       *GzipCompress(R"({"format":"openTPU-profile","version":2,"profiles":[]})", 6));
+  ExpectError(Lens({"info", PathOf("new.otpuprof")}), 4, "version 2 is newer than this reader (1)");
+}
+
+TEST_F(LensCliTest, InfoOfATruncatedFileIsABadFile) {
+  std::string gz = *GzipCompress(*ProfileFileToJson(SyntheticFile({ProfileKind::kIsa}, 200)), 6);
+  Spit("cut.otpuprof", gz.substr(0, gz.size() / 2));
+  ExpectError(Lens({"info", PathOf("cut.otpuprof")}), 4,
+              PathOf("cut.otpuprof") + ": corrupt or truncated gzip");
+}
+
+TEST_F(LensCliTest, InfoOfInvalidJsonIsABadFile) {
+  Spit("bad.json", "{\"format\": ");
+  ExpectError(Lens({"info", PathOf("bad.json")}), 4, "invalid JSON at offset");
+}
+
+}  // namespace
+}  // namespace otpu::lens

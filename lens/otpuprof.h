@@ -1,0 +1,30 @@
+// `.otpuprof` files: gzip-compressed profile JSON (SPEC 6, docs/profile.md).
+#ifndef OTPU_LENS_OTPUPROF_H_
+#define OTPU_LENS_OTPUPROF_H_
+
+#include <string>
+
+#include "lens/profile.h"
+#include "workloads/common/status.h"
+
+namespace otpu::lens {
+
+// gzip level of written files: libdeflate's 6 is as small as gzip -9 and several times faster.
+inline constexpr int kGzipLevel = 6;
+
+// Writes `file` to `path` as gzip-compressed JSON. The data goes to `path.tmp.<pid>` first and
+// is renamed over `path` only when complete, so `path` is never left half-written. Errors name
+// the path (Internal for I/O, InvalidArgument for an unwritable value).
+Status Write(const std::string& path, const ProfileFile& file);
+
+// Reads a profile file, gzip-compressed (detected by the 1f 8b magic) or plain JSON. Errors
+// start with `path`: NotFound / Internal for I/O, DataLoss for a file that is corrupt, not a
+// profile, or of a newer version.
+StatusOr<ProfileFile> Read(const std::string& path);
+
+// The same from bytes in memory; `name` starts error messages.
+StatusOr<ProfileFile> ReadBytes(std::string bytes, const std::string& name);
+
+}  // namespace otpu::lens
+
+#endif  // OTPU_LENS_OTPUPROF_H_

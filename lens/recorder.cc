@@ -1,0 +1,59 @@
+#include "lens/recorder.h"
+
+#include <cstdio>
+#include <utility>
+
+namespace otpu::lens {
+
+Status IsaStepRunner::Load(const workloads::WorkloadRun& run) {
+  dram_ = std::make_unique<SparseMemory>(run.image);
+  sim_ = std::make_unique<sim::IsaSim>(run.config, dram_.get());
+  return sim_->LoadProgram(run.program);
+}
+
+StatusOr<sim::RunEvents> IsaStepRunner::Run(const workloads::Step& step) {
+  if (!sim_) return Internal("ISA simulator: Run before Load");
+  sim::IsaRunOptions opts;
+  opts.args = step.args;
+  opts.record_events = step.traced;
+  return sim_->Run(opts);
+}
+
+StatusOr<Recording> Record(const workloads::WorkloadRun& run, StepRunner& runner,
+                           const RecordOptions& opts) {
+  const std::string& name = run.name;
+  RETURN_IF_ERROR(runner.Load(run).WithContext(name));
+  int traced = 0;
+  for (const workloads::Step& step : run.steps) traced += step.traced ? 1 : 0;
+
+  Recording rec;
+  for (size_t i = 0; i < run.steps.size(); ++i) {
+    const workloads::Step& step = run.steps[i];
+    const std::string where = run.steps.size() == 1 ? name : name + " step " + std::to_string(i);
+    StatusOr<sim::RunEvents> events = runner.Run(step);
+    if (!events.ok()) return events.status().WithContext(where);
+    if (!step.traced) continue;
+    // One traced step is named after the workload; several carry their step number.
+    const std::string profile_name = traced == 1 ? name : name + " step " + std::to_string(i);
+    StatusOr<Profile> p = BuildProfile(runner.kind(), profile_name, run.config, run.program,
+                                       *events, opts.bucket_cycles);
+    if (!p.ok()) return p.status().WithContext(where);
+    rec.profiles.push_back(std::move(p).value());
+  }
+  if (run.check) {
+    rec.check = run.check(runner.dram());
+    if (!rec.check.ok()) {
+      std::string numbers = rec.check.detail;
+      if (numbers.empty()) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "rel_l2 %.3g (bound %.3g)", rec.check.rel_l2,
+                      rec.check.bound);
+        numbers = buf;
+      }
+      return Internal(name + ": check failed: " + numbers);
+    }
+  }
+  return rec;
+}
+
+}  // namespace otpu::lens

@@ -1,23 +1,14 @@
 #include "lens/info.h"
 
-#include <cstdarg>
 #include <cstdio>
+
+#include "workloads/common/strings.h"
 
 namespace otpu::lens {
 namespace {
 
-std::string Fmt(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string Fmt(const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  return buf;
-}
-
 std::string ConfigLine(const ProfileConfig& c) {
-  return Fmt(
+  return StrFormat(
       "S=%d D=%d MCOLS=%d LANES=%d CL=%d WIN=%d ACT_BLOCKS=%d TMEM_WORDS=%lld "
       "IMEM_WORDS=%lld DRAM_BYTES=%lld FIFO_DEPTH=%d MEM=%s",
       c.S, c.D, c.MCOLS, c.LANES, c.CL, c.WIN, c.ACT_BLOCKS, (long long)c.TMEM_WORDS,
@@ -25,28 +16,28 @@ std::string ConfigLine(const ProfileConfig& c) {
 }
 
 std::string ProfileBlock(const Profile& p, size_t index) {
-  std::string s = Fmt("profile %zu: %s (%s)\n", index, p.name.c_str(), KindName(p.kind));
+  std::string s = StrFormat("profile %zu: %s (%s)\n", index, p.name.c_str(), KindName(p.kind));
   double us = p.clock_mhz > 0 ? double(p.cycles) / p.clock_mhz : 0;
-  s += Fmt("  cycles        %lld (%.1f us at %g MHz)\n", (long long)p.cycles, us, p.clock_mhz);
-  s += Fmt("  roofline      bound %lld cycles, efficiency %.1f%%\n", (long long)p.roofline.bound,
+  s += StrFormat("  cycles        %lld (%.1f us at %g MHz)\n", (long long)p.cycles, us, p.clock_mhz);
+  s += StrFormat("  roofline      bound %lld cycles, efficiency %.1f%%\n", (long long)p.roofline.bound,
            100 * p.roofline.efficiency);
-  s += Fmt("  instructions  %zu\n", p.instrs.size());
-  s += Fmt("  macs          %lld (peak %lld/cycle), DRAM bytes %lld (peak %lld/cycle)\n",
+  s += StrFormat("  instructions  %zu\n", p.instrs.size());
+  s += StrFormat("  macs          %lld (peak %lld/cycle), DRAM bytes %lld (peak %lld/cycle)\n",
            (long long)p.macs, (long long)p.peak_macs, (long long)p.bytes, (long long)p.peak_bytes);
   s += "  config        " + ConfigLine(p.config) + "\n";
   if (p.board) {
     s += "  board        ";
-    for (const CounterValue& c : *p.board) s += Fmt(" %s=%lld", c.name.c_str(), (long long)c.value);
+    for (const CounterValue& c : *p.board) s += StrFormat(" %s=%lld", c.name.c_str(), (long long)c.value);
     s += "\n";
   }
   if (p.hwtrace) {
     const HwTrace& t = *p.hwtrace;
-    s += Fmt("  hwtrace       %lld records of %lld (depth %lld, keep %s), drop %lld, lost %lld%s\n",
+    s += StrFormat("  hwtrace       %lld records of %lld (depth %lld, keep %s), drop %lld, lost %lld%s\n",
              (long long)t.records, (long long)t.count, (long long)t.depth, t.keep.c_str(),
              (long long)t.drop, (long long)t.lost, t.complete ? ", complete" : ", incomplete");
   }
   s += "  notes\n";
-  for (const Note& n : p.notes) s += Fmt("    [%s] ", NoteLevelName(n.level)) + n.text + "\n";
+  for (const Note& n : p.notes) s += StrFormat("    [%s] ", NoteLevelName(n.level)) + n.text + "\n";
   return s;
 }
 

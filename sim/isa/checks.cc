@@ -1,23 +1,14 @@
 #include "sim/isa/checks.h"
 
-#include <cstdarg>
 #include <cstdio>
 #include <string>
+
+#include "workloads/common/strings.h"
 
 namespace otpu::sim {
 namespace {
 
 using isa::VopFn;
-
-std::string Fmt(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string Fmt(const char* fmt, ...) {
-  char buf[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  return buf;
-}
 
 using u128 = unsigned __int128;
 using ull = unsigned long long;
@@ -31,7 +22,7 @@ u128 RangeEnd(uint64_t base, uint64_t count, uint64_t stride, uint64_t len) {
 Status TmemRange(const char* what, uint64_t base, uint64_t count, uint64_t stride, uint64_t len,
                  const MemSizes& mem) {
   if (RangeFits(base, count, stride, len, mem.tmem_words)) return OkStatus();
-  return InvalidArgument(Fmt("TMEM %s words [%llu, %llu) lie outside TMEM (%llu words)", what,
+  return InvalidArgument(StrFormat("TMEM %s words [%llu, %llu) lie outside TMEM (%llu words)", what,
                              ull(base), ull(RangeEnd(base, count, stride, len)),
                              ull(mem.tmem_words)));
 }
@@ -39,7 +30,7 @@ Status TmemRange(const char* what, uint64_t base, uint64_t count, uint64_t strid
 Status DramRange(const char* what, uint64_t base, uint64_t count, uint64_t stride, uint64_t len,
                  const MemSizes& mem) {
   if (RangeFits(base, count, stride, len, mem.dram_bytes)) return OkStatus();
-  return InvalidArgument(Fmt("DRAM %s bytes [0x%llx, 0x%llx) lie outside DRAM (0x%llx bytes)",
+  return InvalidArgument(StrFormat("DRAM %s bytes [0x%llx, 0x%llx) lie outside DRAM (0x%llx bytes)",
                              what, ull(base), ull(RangeEnd(base, count, stride, len)),
                              ull(mem.dram_bytes)));
 }
@@ -47,12 +38,12 @@ Status DramRange(const char* what, uint64_t base, uint64_t count, uint64_t strid
 Status ActRange(uint64_t row, uint64_t rows, uint64_t block, uint64_t blocks,
                 const isa::Config& cfg) {
   if (row + rows > uint64_t(cfg.ACT_ROWS)) {
-    return InvalidArgument(Fmt("ACT RAM rows [%llu, %llu) lie outside ACT RAM (ACT_ROWS=%d)",
+    return InvalidArgument(StrFormat("ACT RAM rows [%llu, %llu) lie outside ACT RAM (ACT_ROWS=%d)",
                                ull(row), ull(row + rows), cfg.ACT_ROWS));
   }
   if (block + blocks > uint64_t(cfg.ACT_BLOCKS)) {
     return InvalidArgument(
-        Fmt("ACT RAM blocks [%llu, %llu) lie outside ACT RAM (ACT_BLOCKS=%d)", ull(block),
+        StrFormat("ACT RAM blocks [%llu, %llu) lie outside ACT RAM (ACT_BLOCKS=%d)", ull(block),
             ull(block + blocks), cfg.ACT_BLOCKS));
   }
   return OkStatus();
@@ -60,19 +51,19 @@ Status ActRange(uint64_t row, uint64_t rows, uint64_t block, uint64_t blocks,
 
 Status NonZero(const char* field, uint64_t value) {
   if (value != 0) return OkStatus();
-  return InvalidArgument(Fmt("%s=0: must be at least 1", field));
+  return InvalidArgument(StrFormat("%s=0: must be at least 1", field));
 }
 
 Status MultipleOf(const char* field, uint64_t value, uint64_t unit, const char* unit_name) {
   if (value % unit == 0) return OkStatus();
-  return InvalidArgument(Fmt("%s=%llu is not a multiple of %s=%llu", field, ull(value),
+  return InvalidArgument(StrFormat("%s=%llu is not a multiple of %s=%llu", field, ull(value),
                              unit_name, ull(unit)));
 }
 
 // Addresses print in hex, strides in decimal.
 Status Aligned(const char* what, uint64_t value, uint64_t align, bool address = true) {
   if (value % align == 0) return OkStatus();
-  return InvalidArgument(Fmt(address ? "%s 0x%llx is not %llu-byte aligned"
+  return InvalidArgument(StrFormat(address ? "%s 0x%llx is not %llu-byte aligned"
                                      : "%s %llu is not %llu-byte aligned",
                              what, ull(value), ull(align)));
 }
@@ -95,7 +86,7 @@ Status CheckDma(const isa::DmaOp& op, const isa::Config& cfg, const MemSizes& me
 Status CheckMm(const isa::MmOp& op, const isa::Config& cfg, const MemSizes& mem) {
   if (uint32_t(op.wf) > uint32_t(isa::WFormat::kFP4)) {
     return InvalidArgument(
-        Fmt("weight format WF=%u is not defined (0 int8, 1 int4, 2 fp4)", uint32_t(op.wf)));
+        StrFormat("weight format WF=%u is not defined (0 int8, 1 int4, 2 fp4)", uint32_t(op.wf)));
   }
   bool four_bit = op.wf != isa::WFormat::kINT8;
   RETURN_IF_ERROR(NonZero("n", op.n));
@@ -109,7 +100,7 @@ Status CheckMm(const isa::MmOp& op, const isa::Config& cfg, const MemSizes& mem)
   RETURN_IF_ERROR(Aligned("W address", op.w.imm, cfg.D));
   RETURN_IF_ERROR(MultipleOf("W row stride", op.w_stride, cfg.D, "D"));
   if (op.w_stride < row_bytes) {
-    return InvalidArgument(Fmt("W row stride %u is shorter than a W row (%llu bytes)",
+    return InvalidArgument(StrFormat("W row stride %u is shorter than a W row (%llu bytes)",
                                op.w_stride, ull(row_bytes)));
   }
   if (!op.unit) RETURN_IF_ERROR(Aligned("scale address", op.scales.imm, 4));
@@ -151,7 +142,7 @@ bool VopReadsB(VopFn fn) {
 Status CheckVop(const isa::VopOp& op, uint32_t fn_bits, const isa::Config& cfg,
                 const MemSizes& mem) {
   if (fn_bits > 0xFF || !isa::IsVopFn(uint8_t(fn_bits))) {
-    return InvalidArgument(Fmt("VOP function %u is not defined", fn_bits));
+    return InvalidArgument(StrFormat("VOP function %u is not defined", fn_bits));
   }
   RETURN_IF_ERROR(NonZero("n", op.n));
   RETURN_IF_ERROR(NonZero("m", op.m));

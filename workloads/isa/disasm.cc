@@ -1,44 +1,35 @@
 #include "workloads/isa/disasm.h"
 
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
+
+#include "workloads/common/strings.h"
 
 namespace otpu::isa {
 namespace {
 
-std::string Fmt(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string Fmt(const char* fmt, ...) {
-  char buf[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  return buf;
-}
-
 // "t1024" or "t1024+r3" (the register is shown only while unresolved).
 std::string Operand(char space, const Addr& a, bool resolved) {
   if (space == 'd') {
-    return resolved || a.reg == 0 ? Fmt("d0x%x", a.imm) : Fmt("d0x%x+r%d", a.imm, a.reg);
+    return resolved || a.reg == 0 ? StrFormat("d0x%x", a.imm) : StrFormat("d0x%x+r%d", a.imm, a.reg);
   }
-  return resolved || a.reg == 0 ? Fmt("%c%u", space, a.imm) : Fmt("%c%u+r%d", space, a.imm, a.reg);
+  return resolved || a.reg == 0 ? StrFormat("%c%u", space, a.imm) : StrFormat("%c%u+r%d", space, a.imm, a.reg);
 }
 
 std::string FloatText(uint32_t bits) {
   float f;
   std::memcpy(&f, &bits, 4);
-  return Fmt("%g", double(f));
+  return StrFormat("%g", double(f));
 }
 
 }  // namespace
 
 std::string InstrName(const Instr& in) {
   const char* name = OpcodeName(static_cast<Opcode>(in.opcode()));
-  if (!name) return Fmt("ILLEGAL(0x%02x)", in.opcode());
+  if (!name) return StrFormat("ILLEGAL(0x%02x)", in.opcode());
   if (static_cast<Opcode>(in.opcode()) != Opcode::kVOP) return name;
   const char* fn = VopFnName(static_cast<VopFn>(in.w[4] & 0xFF));
-  if (!fn) return Fmt("VOP.ILLEGAL(%u)", in.w[4] & 0xFF);
+  if (!fn) return StrFormat("VOP.ILLEGAL(%u)", in.w[4] & 0xFF);
   return std::string("VOP.") + fn;
 }
 
@@ -50,27 +41,27 @@ std::string InstrDetail(const Instr& in, const uint32_t* regs) {
       return "";
     case Opcode::kLI: {
       LiOp op = DecodeLi(in);
-      return Fmt("r%d = %u", op.rd, op.imm);
+      return StrFormat("r%d = %u", op.rd, op.imm);
     }
     case Opcode::kADDI: {
       AddiOp op = DecodeAddi(in, nullptr);
-      return Fmt("r%d = r%d + %d", op.rd, op.src.reg, int32_t(op.src.imm));
+      return StrFormat("r%d = r%d + %d", op.rd, op.src.reg, int32_t(op.src.imm));
     }
     case Opcode::kLOOP: {
       LoopOp op = DecodeLoop(in, nullptr);
-      if (op.count.reg) return Fmt("x(r%d+%u) next %u", op.count.reg, op.count.imm, op.body);
-      return Fmt("x%u next %u", op.count.imm, op.body);
+      if (op.count.reg) return StrFormat("x(r%d+%u) next %u", op.count.reg, op.count.imm, op.body);
+      return StrFormat("x%u next %u", op.count.imm, op.body);
     }
     case Opcode::kLD:
     case Opcode::kST: {
       DmaOp op = DecodeDma(in, regs);
       bool ld = in.opcode() == uint8_t(Opcode::kLD);
       std::string t = Operand('t', op.tmem, res), d = Operand('d', op.dram, res);
-      return Fmt("%ux%u %s -> %s", op.rows, op.n, (ld ? d : t).c_str(), (ld ? t : d).c_str());
+      return StrFormat("%ux%u %s -> %s", op.rows, op.n, (ld ? d : t).c_str(), (ld ? t : d).c_str());
     }
     case Opcode::kMM: {
       MmOp op = DecodeMm(in, regs);
-      std::string s = Fmt("%ux%u . %ux%u^T", op.m, op.k, op.n, op.k);
+      std::string s = StrFormat("%ux%u . %ux%u^T", op.m, op.k, op.n, op.k);
       if (op.acc) s += " +acc";
       if (op.wf != WFormat::kINT8) s += std::string(" ") + WFormatName(op.wf);
       if (op.unit) s += " unit";
@@ -79,20 +70,20 @@ std::string InstrDetail(const Instr& in, const uint32_t* regs) {
     }
     case Opcode::kQACT: {
       QactOp op = DecodeQact(in, regs);
-      return Fmt("%ux%u %s -> act[%u,%u]%s", op.rows, op.k, Operand('t', op.src, res).c_str(),
+      return StrFormat("%ux%u %s -> act[%u,%u]%s", op.rows, op.k, Operand('t', op.src, res).c_str(),
                  op.act_row, op.act_block, op.perrow ? " perrow" : "");
     }
     case Opcode::kQST: {
       QstOp op = DecodeQst(in, regs);
-      std::string s = Fmt("%ux%u %s -> %s", op.rows, op.n, Operand('t', op.src, res).c_str(),
+      std::string s = StrFormat("%ux%u %s -> %s", op.rows, op.n, Operand('t', op.src, res).c_str(),
                           Operand('d', op.dst, res).c_str());
-      if (op.elem_stride != 1) s += Fmt(" stride %u", op.elem_stride);
+      if (op.elem_stride != 1) s += StrFormat(" stride %u", op.elem_stride);
       if (op.perrow) s += " perrow";
       return s;
     }
     case Opcode::kVOP: {
       VopOp op = DecodeVop(in, regs);
-      std::string s = Fmt("%ux%u", op.m, op.n);
+      std::string s = StrFormat("%ux%u", op.m, op.n);
       bool uses_b = !IsReductionFn(op.fn) && op.fn != VopFn::kCOPY;
       if (uses_b) {
         if (op.bzero) s += " b=0";
@@ -105,7 +96,7 @@ std::string InstrDetail(const Instr& in, const uint32_t* regs) {
       return s;
     }
     default:
-      return Fmt("w0=0x%08x", in.w[0]);
+      return StrFormat("w0=0x%08x", in.w[0]);
   }
 }
 

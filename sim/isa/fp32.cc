@@ -15,6 +15,14 @@ float CanonicalNaN() { return FromBits(isa::kCanonicalNaN); }
 float SignedZero(bool negative) { return FromBits(negative ? kSignBit : 0u); }
 bool IsZero(float x) { return (Bits(x) & ~kSignBit) == 0; }
 
+constexpr int32_t kBias = 127;
+// The biased exponent field of x.
+int32_t BiasedExp(float x) { return int32_t((Bits(x) >> 23) & 0xFF); }
+// x with its exponent field replaced by `biased_exp` (in 0..255): sign and mantissa kept.
+float WithBiasedExp(float x, int32_t biased_exp) {
+  return FromBits((Bits(x) & 0x807FFFFFu) | (uint32_t(biased_exp) << 23));
+}
+
 }  // namespace
 
 float Ftz(float x) {
@@ -73,9 +81,9 @@ float Exp2(float x) {
   float p = FromBits(kExp2Coeffs[6]);
   for (int i = 5; i >= 0; --i) p = Add(Mul(p, f), FromBits(kExp2Coeffs[i]));
   // p is in [1, 2]; adding n to its biased exponent is exact unless it reaches 2^128.
-  int32_t exp = int32_t((Bits(p) >> 23) & 0xFF) + n;
+  int32_t exp = BiasedExp(p) + n;
   if (exp >= 255) return FromBits(kPosInf);
-  return FromBits((Bits(p) & 0x807FFFFFu) | (uint32_t(exp) << 23));
+  return WithBiasedExp(p, exp);
 }
 
 float Recip(float x) {
@@ -83,11 +91,19 @@ float Recip(float x) {
   if (std::isnan(x)) return CanonicalNaN();
   bool negative = std::signbit(x);
   if (IsZero(x)) return FromBits(kPosInf | (negative ? kSignBit : 0u));
-  float a = std::fabs(x);
-  if (a >= 0x1p126f) return SignedZero(negative);  // also ±inf
-  float y = FromBits(kRecipSeed - Bits(a));
-  for (int i = 0; i < 3; ++i) y = Mul(y, Add(2.0f, Neg(Mul(a, y))));
-  return negative ? Neg(y) : y;
+  if (std::isinf(x)) return SignedZero(negative);
+  // |x| = m * 2^e with m in [1, 2): the sequence runs on m, where it is accurate.
+  int32_t e = BiasedExp(x) - kBias;
+  float m = WithBiasedExp(std::fabs(x), kBias);
+  float y = FromBits(kRecipSeed - Bits(m));
+  for (int i = 0; i < 3; ++i) y = Mul(y, Add(2.0f, Neg(Mul(m, y))));
+  // y is in [0.5, 1) for every m (measured exhaustively), so y * 2^-e can fall below 2^-126
+  // but never overflows.
+  int32_t exp = BiasedExp(y) - e;
+  OTPU_CHECK(exp < 255);
+  if (exp < 1) return SignedZero(negative);
+  float r = WithBiasedExp(y, exp);
+  return negative ? Neg(r) : r;
 }
 
 float Rsqrt(float x) {
@@ -96,10 +112,18 @@ float Rsqrt(float x) {
   if (IsZero(x)) return FromBits(kPosInf);
   if (x < 0.0f) return CanonicalNaN();
   if (std::isinf(x)) return 0.0f;
-  float h = Mul(0.5f, x);
-  float y = FromBits(kRsqrtSeed - (Bits(x) >> 1));
+  // x = m' * 2^e' with e' even and m' in [1, 4), so that 2^(-e'/2) is exact.
+  int32_t e = BiasedExp(x) - kBias;
+  bool odd = (e & 1) != 0;
+  int32_t half_e = (odd ? e - 1 : e) / 2;
+  float m = WithBiasedExp(x, odd ? kBias + 1 : kBias);
+  float h = Mul(0.5f, m);
+  float y = FromBits(kRsqrtSeed - (Bits(m) >> 1));
   for (int i = 0; i < 3; ++i) y = Mul(y, Add(1.5f, Neg(Mul(h, Mul(y, y)))));
-  return y;
+  // y is in [0.5, 1) for every m' (measured exhaustively) and |e'/2| <= 63: always normal.
+  int32_t exp = BiasedExp(y) - half_e;
+  OTPU_CHECK(exp >= 1 && exp < 255);
+  return WithBiasedExp(y, exp);
 }
 
 namespace {

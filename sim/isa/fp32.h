@@ -45,9 +45,11 @@ float Min(float a, float b);
 
 // 2^x: degree-6 polynomial on the fraction, exponent added exactly.
 float Exp2(float x);
-// 1/x: bit-trick seed and three Newton steps.
+// 1/x: bit-trick seed and three Newton steps on the mantissa m in [1, 2), then the exponent
+// subtracted exactly (±0 where 1/x is below 2^-126).
 float Recip(float x);
-// 1/sqrt(x): bit-trick seed and three Newton steps.
+// 1/sqrt(x): bit-trick seed and three Newton steps on m' in [1, 4) (x = m' * 2^e', e' even),
+// then -e'/2 added to the exponent exactly; the result is always normal.
 float Rsqrt(float x);
 
 // Ordered row reductions: `lanes` partials (element j into partial j mod lanes), then the

@@ -171,6 +171,18 @@ TEST(Fp32Exp2, RelativeErrorBelow2e7OverTheWholeRange) {
   EXPECT_GT(worst, 0.0);  // the sweep really compared something
 }
 
+// 1/x from double, rounded once to fp32, or a zero of its sign where |1/x| < 2^-126.
+float RecipRef(float x) {
+  double r = 1.0 / double(x);
+  return std::fabs(r) < 0x1p-126 ? std::copysign(0.0f, float(r)) : float(r);
+}
+double RsqrtRef(float x) { return 1.0 / std::sqrt(double(x)); }
+
+// A normal float with the given biased exponent and a random mantissa.
+float RandomNormal(std::mt19937& rng, int biased_exp) {
+  return F((uint32_t(biased_exp) << 23) | (rng() & 0x7FFFFFu));
+}
+
 TEST(Fp32Recip, SpecialInputs) {
   EXPECT_EQ(Bits(Recip(OddNaN())), kNaN);
   EXPECT_EQ(Recip(0.0f), kInf);
@@ -179,36 +191,85 @@ TEST(Fp32Recip, SpecialInputs) {
   EXPECT_EQ(Recip(-kSubnormal), -kInf);
   EXPECT_EQ(Bits(Recip(kInf)), 0u);
   EXPECT_EQ(Bits(Recip(-kInf)), 0x80000000u);
-  EXPECT_EQ(Bits(Recip(0x1p126f)), 0u);
-  EXPECT_EQ(Bits(Recip(-0x1p127f)), 0x80000000u);
 }
 
-TEST(Fp32Recip, WithinTwoUlpsWhereTheSeedIsNormal) {
-  // The seed 0x7EF311C7 - bits(a) is normal for bits(a) <= 0x7E7311C7 (|x| < ~1.9 * 2^125).
+TEST(Fp32Recip, WithinTwoUlpsOverTheWholeNormalRange) {
+  // Every binade, both signs; where 1/x is below 2^-126 the result must be exactly ±0.
+  // |x| = 2^126 itself has its own test.
   std::mt19937 rng(7);
   int64_t worst = 0;
-  for (int e = -126; e <= 125; ++e) {
-    for (int i = 0; i < 2000; ++i) {
-      float x = std::ldexp(1.0f + float(rng() & 0x7FFFFF) * 0x1p-23f, e);
-      if (Bits(x) > 0x7E7311C7u) continue;
-      float y = Recip(i % 2 ? -x : x);
-      worst = std::max(worst, Ulps(std::fabs(y), float(1.0 / double(x))));
-      ASSERT_EQ(std::signbit(y), i % 2 == 1);
+  int zeros = 0;
+  for (int e = 1; e <= 254; ++e) {
+    for (int i = 0; i < 1000; ++i) {
+      float x = i == 0 ? F(uint32_t(e) << 23) : i == 1 ? F((uint32_t(e) << 23) | 0x7FFFFFu)
+                                                       : RandomNormal(rng, e);
+      if (x == 0x1p126f) continue;
+      if (i % 2) x = -x;
+      float want = RecipRef(x);
+      float got = Recip(x);
+      ASSERT_EQ(std::signbit(got), std::signbit(x)) << x;
+      if (want == 0.0f) {
+        ASSERT_EQ(Bits(got), Bits(want)) << x;
+        ++zeros;
+      } else {
+        worst = std::max(worst, Ulps(got, want));
+      }
     }
+  }
+  EXPECT_LE(worst, 2);
+  EXPECT_GT(zeros, 0);  // the flushed top binade was really reached
+}
+
+TEST(Fp32Recip, EverySixteenthMantissaWithinTwoUlps) {
+  // The sequence only ever runs on m in [1, 2); the exponent is applied exactly afterwards.
+  int64_t worst = 0;
+  for (uint32_t b = 0x3F800000u; b < 0x40000000u; b += 16)
+    worst = std::max(worst, Ulps(Recip(F(b)), RecipRef(F(b))));
+  EXPECT_LE(worst, 2);
+}
+
+TEST(Fp32Recip, AccurateWhereTheRawSeedWasSubnormal) {
+  // For bits(|x|) in (0x7E7311C7, 2^126) the seed 0x7EF311C7 - bits(|x|) on the raw input
+  // is subnormal; the mantissa's seed never is. 1/x is normal here, and so is the result.
+  int64_t worst = 0;
+  for (uint32_t b = 0x7E7311C7u; b < 0x7E800000u; ++b) {
+    float got = Recip(F(b));
+    ASSERT_GE(got, kMinNormal) << b;
+    worst = std::max(worst, Ulps(got, RecipRef(F(b))));
   }
   EXPECT_LE(worst, 2);
 }
 
-TEST(Fp32Recip, SubnormalSeedFlushesToZero) {
-  // Just below 2^126 the seed is subnormal; the Newton steps then see a zero. The contract's
-  // sequence gives +0 here, and the RTL must too.
-  EXPECT_EQ(Bits(Recip(F(0x7E7FFFFFu))), 0u);
-  EXPECT_NE(Bits(Recip(F(0x7E7311C7u))), 0u);
+TEST(Fp32Recip, ExtremeInputs) {
+  EXPECT_LE(Ulps(Recip(kMinNormal), 0x1p126f), 2);
+  EXPECT_LE(Ulps(Recip(-kMinNormal), -0x1p126f), 2);
+  EXPECT_EQ(Bits(Recip(F(0x7F7FFFFFu))), 0u);
+  EXPECT_EQ(Bits(Recip(F(0xFF7FFFFFu))), 0x80000000u);
+  EXPECT_EQ(Bits(Recip(0x1p127f)), 0u);
+}
+
+TEST(Fp32Recip, TwoToThe126FlushesBecauseRecipOfOneIsBelowOne) {
+  // The Newton steps on m = 1 end one ulp below 1, so y * 2^-126 is below 2^-126 and
+  // flushes although 1/2^126 is the smallest normal.
+  EXPECT_EQ(Recip(1.0f), std::nextafter(1.0f, 0.0f));
+  EXPECT_EQ(Bits(Recip(0x1p126f)), 0u);
+  EXPECT_EQ(Bits(Recip(-0x1p126f)), 0x80000000u);
+}
+
+TEST(Fp32Recip, ScalesExactlyByPowersOfTwo) {
+  std::mt19937 rng(3);
+  for (int i = 0; i < 2000; ++i) {
+    float m = RandomNormal(rng, 127);
+    float base = Recip(m);
+    for (int k = -126; k <= 125; ++k)
+      ASSERT_EQ(Bits(Recip(std::ldexp(m, k))), Bits(std::ldexp(base, -k))) << m << " " << k;
+  }
 }
 
 TEST(Fp32Rsqrt, SpecialInputs) {
   EXPECT_EQ(Bits(Rsqrt(OddNaN())), kNaN);
   EXPECT_EQ(Bits(Rsqrt(-1.0f)), kNaN);
+  EXPECT_EQ(Bits(Rsqrt(-kMinNormal)), kNaN);
   EXPECT_EQ(Bits(Rsqrt(-kInf)), kNaN);
   EXPECT_EQ(Rsqrt(0.0f), kInf);
   EXPECT_EQ(Rsqrt(-0.0f), kInf);
@@ -216,24 +277,54 @@ TEST(Fp32Rsqrt, SpecialInputs) {
   EXPECT_EQ(Bits(Rsqrt(kInf)), 0u);
 }
 
-TEST(Fp32Rsqrt, WithinTwoUlpsFrom2ToMinus125To2To125) {
+TEST(Fp32Rsqrt, WithinTwoUlpsOverTheWholeNormalRange) {
   std::mt19937 rng(11);
   int64_t worst = 0;
-  for (int e = -125; e < 125; ++e) {
-    for (int i = 0; i < 2000; ++i) {
-      float x = std::ldexp(1.0f + float(rng() & 0x7FFFFF) * 0x1p-23f, e);
-      worst = std::max(worst, Ulps(Rsqrt(x), float(1.0 / std::sqrt(double(x)))));
+  for (int e = 1; e <= 254; ++e) {
+    for (int i = 0; i < 1000; ++i) {
+      float x = i == 0 ? F(uint32_t(e) << 23) : i == 1 ? F((uint32_t(e) << 23) | 0x7FFFFFu)
+                                                       : RandomNormal(rng, e);
+      worst = std::max(worst, Ulps(Rsqrt(x), float(RsqrtRef(x))));
     }
   }
   EXPECT_LE(worst, 2);
 }
 
-TEST(Fp32Rsqrt, SmallestBinadeGivesNaN) {
-  // For x < 2^-125, h = mul(0.5, x) flushes to 0, so the Newton steps only scale the seed by
-  // 1.5 until y*y overflows and 0 * inf is NaN: the contract's sequence, reproduced exactly
-  // (the RTL must do the same). One binade up the result is accurate.
-  EXPECT_EQ(Bits(Rsqrt(kMinNormal)), kNaN);
-  EXPECT_LE(Ulps(Rsqrt(0x1p-124f), 0x1p62f), 2);
+TEST(Fp32Rsqrt, EverySixteenthMantissaWithinTwoUlps) {
+  // m' in [1, 4): both parities of the exponent.
+  int64_t worst = 0;
+  for (uint32_t b = 0x3F800000u; b < 0x40800000u; b += 16)
+    worst = std::max(worst, Ulps(Rsqrt(F(b)), float(RsqrtRef(F(b)))));
+  EXPECT_LE(worst, 2);
+}
+
+TEST(Fp32Rsqrt, AccurateWhereTheRawSequenceFlushed) {
+  // On the raw input, h = x/2 flushed below 2^-125 (NaN results) and y*y flushed from about
+  // 1.86 * 2^125 (wrong, even negative, results).
+  int64_t worst = 0;
+  for (uint32_t b = 0x00800000u; b < 0x01000000u; b += 7)
+    worst = std::max(worst, Ulps(Rsqrt(F(b)), float(RsqrtRef(F(b)))));
+  for (uint32_t b = 0x7E6EB3C0u; b < 0x7F800000u; b += 37)
+    worst = std::max(worst, Ulps(Rsqrt(F(b)), float(RsqrtRef(F(b)))));
+  EXPECT_LE(worst, 2);
+}
+
+TEST(Fp32Rsqrt, ExtremeInputsGiveNormalResults) {
+  for (uint32_t b : {0x00800000u, 0x00800001u, 0x00FFFFFFu, 0x7F000000u, 0x7F7FFFFFu}) {
+    float got = Rsqrt(F(b));
+    EXPECT_GE(got, kMinNormal) << b;
+    EXPECT_LE(Ulps(got, float(RsqrtRef(F(b)))), 2) << b;
+  }
+}
+
+TEST(Fp32Rsqrt, ScalesExactlyByPowersOfFour) {
+  std::mt19937 rng(5);
+  for (int i = 0; i < 2000; ++i) {
+    float m = RandomNormal(rng, 127 + (i & 1));  // [1, 4)
+    float base = Rsqrt(m);
+    for (int k = -63; k <= 63; ++k)
+      ASSERT_EQ(Bits(Rsqrt(std::ldexp(m, 2 * k))), Bits(std::ldexp(base, -k))) << m << " " << k;
+  }
 }
 
 // The reduction order of docs/isa.md written out for LANES = 8, in plain float arithmetic.

@@ -1,5 +1,6 @@
-// lens_bench: measures (never asserts) the ISA simulator's speed on a workload and the
-// .otpuprof writer and reader on a large synthetic profile; prints one JSON object.
+// lens_bench: measures (never asserts) the ISA simulator's speed on a workload, qwen-tiny
+// decode (cycles, roofline efficiency, wall seconds per step), and the .otpuprof writer and
+// reader on a large synthetic profile; prints one JSON object.
 // scripts/bench.sh builds and runs it.
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
@@ -14,6 +15,7 @@
 #include "lens/build_profile.h"
 #include "lens/otpuprof.h"
 #include "lens/profile_json.h"
+#include "lens/recorder.h"
 #include "lens/synthetic.h"
 #include "sim/isa/isa_sim.h"
 #include "workloads/list.h"
@@ -64,6 +66,37 @@ Status BenchSim(const std::string& name, double min_seconds, Writer& w) {
   return OkStatus();
 }
 
+// qwen-tiny decode on the ISA simulator: positions 0..pos run as the recorder runs them (the
+// host's embedding write, then the step), the last one profiled for cycles and roofline.
+Status BenchDecode(int pos, Writer& w) {
+  ASSIGN_OR_RETURN(workloads::WorkloadRun run,
+                   workloads::MakeWorkload("qwen-tiny", isa::Config::Sim(), {.pos = pos}));
+  IsaStepRunner runner;
+  RETURN_IF_ERROR(runner.Load(run));
+  sim::RunEvents last;
+  const double t0 = Seconds();
+  for (const workloads::Step& step : run.steps) {
+    for (const workloads::DramWrite& dw : step.writes)
+      RETURN_IF_ERROR(runner.WriteDram(dw.addr, dw.bytes));
+    ASSIGN_OR_RETURN(last, runner.Run(step));
+  }
+  const double wall = Seconds() - t0;
+  ASSIGN_OR_RETURN(Profile p,
+                   BuildProfile(ProfileKind::kIsa, run.name, run.config, run.program, last));
+  const workloads::CheckReport check = run.check(runner.dram());
+  w.Key("qwen_tiny_decode");
+  w.StartObject();
+  w.Key("positions"), w.Int(pos + 1);
+  w.Key("traced_pos"), w.Int(pos);
+  w.Key("cycles"), w.Int64(p.cycles);
+  w.Key("roofline_efficiency"), w.Double(p.roofline.efficiency);
+  w.Key("instructions_per_step"), w.Int64(last.retired);
+  w.Key("wall_s_per_step"), w.Double(wall / double(run.steps.size()));
+  w.Key("logits_rel_l2"), w.Double(check.rel_l2);
+  w.EndObject();
+  return OkStatus();
+}
+
 // Writes and reads back a synthetic isa profile of `instrs` instruction rows.
 Status BenchProfileIo(int64_t instrs, const std::string& dir, Writer& w) {
   ProfileFile file = SyntheticFile({ProfileKind::kIsa}, instrs);
@@ -101,6 +134,7 @@ int Main(int argc, char** argv) {
                      "workload for the simulator")(
       "instrs", po::value<int64_t>()->default_value(1000000), "rows of the synthetic profile")(
       "seconds", po::value<double>()->default_value(1.0), "least time to run the simulator")(
+      "decode-pos", po::value<int>()->default_value(8), "qwen-tiny position to profile")(
       "dir", po::value<std::string>()->default_value(std::filesystem::temp_directory_path()),
       "where the profile file is written");
   po::variables_map vm;
@@ -115,6 +149,7 @@ int Main(int argc, char** argv) {
   Writer w(buf);
   w.StartObject();
   Status s = BenchSim(vm["workload"].as<std::string>(), vm["seconds"].as<double>(), w);
+  if (s.ok()) s = BenchDecode(vm["decode-pos"].as<int>(), w);
   if (s.ok()) s = BenchProfileIo(vm["instrs"].as<int64_t>(), vm["dir"].as<std::string>(), w);
   if (!s.ok()) {
     std::cerr << "lens_bench: " << s.message() << "\n";

@@ -100,6 +100,23 @@ TEST_F(LensCliTest, RecordedProfileIsSummarisedByInfo) {
   EXPECT_EQ(f->profiles[0].slices[0].buckets.c[0], 31);
 }
 
+TEST_F(LensCliTest, QwenTinyRecordsTheTracedPositionAndInfoReadsIt) {
+  std::string file = PathOf("q.otpuprof");
+  Result rec = Lens({"record", "qwen-tiny", "--pos", "8", "--isa", "-o", file});
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  EXPECT_NE(rec.out.find("qwen-tiny: check ok: logits 1x1000 at pos 8"), std::string::npos)
+      << rec.out;
+  EXPECT_NE(rec.out.find("wrote " + file + " (1 profile)"), std::string::npos) << rec.out;
+  Result info = Lens({"info", file});
+  ASSERT_EQ(info.code, 0) << info.err;
+  EXPECT_NE(info.out.find("profile 0: qwen-tiny (isa)"), std::string::npos) << info.out;
+}
+
+TEST_F(LensCliTest, NegativePosIsAUsageError) {
+  ExpectError(Lens({"record", "qwen-tiny", "--isa", "-o", PathOf("x"), "--pos", "-1"}), 2,
+              "lens record: --pos -1: a position is at least 0");
+}
+
 TEST_F(LensCliTest, HelpGoesToStdout) {
   Result r = Lens({"--help"});
   EXPECT_EQ(r.code, 0);

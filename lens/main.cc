@@ -2,13 +2,20 @@
 // Exit codes: 0 ok, 1 failure (I/O, failed check), 2 usage, 4 bad profile file.
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "lens/app/page.h"
+#include "lens/app_server.h"
+#include "lens/chrome_trace.h"
+#include "lens/html_export.h"
 #include "lens/info.h"
 #include "lens/otpuprof.h"
 #include "lens/recorder.h"
+#include "lens/summary.h"
 #include "workloads/list.h"
 
 namespace otpu::lens {
@@ -21,7 +28,13 @@ enum ExitCode { kExitOk = 0, kExitFailure = 1, kExitUsage = 2, kExitBadFile = 4 
 constexpr const char* kUsage =
     "usage: lens list\n"
     "       lens record WORKLOAD... --isa -o FILE [--bucket N] [--pos N]\n"
-    "       lens info FILE\n";
+    "       lens info FILE\n"
+    "       lens summary FILE [--json]\n"
+    "       lens open [FILE] [--port N] [--no-browser]\n"
+    "       lens html FILE -o OUT.html\n"
+    "       lens export FILE --chrome-trace -o OUT.json.gz\n";
+
+constexpr const char* kCommands = "list, record, info, summary, open, html, export";
 
 // The one stderr line of a failure, and its exit code.
 int Fail(int code, const std::string& line) {
@@ -88,12 +101,22 @@ int Record(const std::vector<std::string>& args) {
   // Build every workload first: an unknown name fails before anything runs.
   std::vector<workloads::WorkloadRun> runs;
   for (const std::string& name : vm["workload"].as<std::vector<std::string>>()) {
-    StatusOr<workloads::WorkloadRun> run = workloads::MakeWorkload(name, isa::Config::Sim());
+    // A decode workload builds its steps up to the --pos position; the others trace step --pos.
+    const bool positional = workloads::TakesPosition(name);
+    workloads::WorkloadOptions wopts;
+    if (vm.count("pos") && positional) {
+      wopts.pos = vm["pos"].as<int>();
+      if (wopts.pos < 0)
+        return Fail(kExitUsage, "lens record: --pos " + std::to_string(wopts.pos) +
+                                    ": a position is at least 0");
+    }
+    StatusOr<workloads::WorkloadRun> run =
+        workloads::MakeWorkload(name, isa::Config::Sim(), wopts);
     if (!run.ok()) {
       int code = run.status().code() == StatusCode::kNotFound ? kExitUsage : kExitFailure;
       return Fail(code, "lens record: " + run.status().message());
     }
-    if (vm.count("pos") && !TraceStep(&*run, vm["pos"].as<int>())) {
+    if (vm.count("pos") && !positional && !TraceStep(&*run, vm["pos"].as<int>())) {
       return Fail(kExitUsage, "lens record: --pos " + std::to_string(vm["pos"].as<int>()) +
                                   ": workload " + name + " has steps 0.." +
                                   std::to_string(int(run->steps.size()) - 1));
@@ -122,30 +145,140 @@ int Record(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+// The one FILE positional of `cmd`: its path, or "" (and the usage error printed) when there is
+// none (and `required`) or more than one.
+bool OneFile(const std::string& cmd, const po::variables_map& vm, bool required, std::string* path) {
+  if (!vm.count("file")) {
+    if (required) Fail(kExitUsage, "lens " + cmd + ": name a profile FILE");
+    return !required;
+  }
+  const std::vector<std::string>& files = vm["file"].as<std::vector<std::string>>();
+  if (files.size() > 1) {
+    Fail(kExitUsage, "lens " + cmd + ": one FILE at a time (also got '" + files[1] + "')");
+    return false;
+  }
+  *path = files[0];
+  return true;
+}
+
+// Reads a profile file for `cmd`; on failure prints the error and sets *code.
+std::optional<ProfileFile> ReadFor(const std::string& cmd, const std::string& path, int* code) {
+  StatusOr<ProfileFile> file = Read(path);
+  if (!file.ok()) {
+    *code = Fail(file.status().code() == StatusCode::kDataLoss ? kExitBadFile : kExitFailure,
+                 "lens " + cmd + ": " + file.status().message());
+    return std::nullopt;
+  }
+  return std::move(file).value();
+}
+
 int Info(const std::vector<std::string>& args) {
   po::options_description opts("lens info options");
   opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file");
   po::positional_options_description pos;
   pos.add("file", -1);
   po::variables_map vm;
-  if (!Parse("info", args, opts, pos, &vm)) return kExitUsage;
-  if (!vm.count("file")) return Fail(kExitUsage, "lens info: name a profile FILE");
-  const std::vector<std::string>& files = vm["file"].as<std::vector<std::string>>();
-  if (files.size() > 1) {
-    return Fail(kExitUsage, "lens info: one FILE at a time (also got '" + files[1] + "')");
-  }
-  const std::string& path = files[0];
-  StatusOr<ProfileFile> file = Read(path);
-  if (!file.ok()) {
-    int code = file.status().code() == StatusCode::kDataLoss ? kExitBadFile : kExitFailure;
-    return Fail(code, "lens info: " + file.status().message());
-  }
+  std::string path;
+  if (!Parse("info", args, opts, pos, &vm) || !OneFile("info", vm, true, &path)) return kExitUsage;
+  int code = kExitOk;
+  std::optional<ProfileFile> file = ReadFor("info", path, &code);
+  if (!file) return code;
   std::fputs(InfoText(*file, path).c_str(), stdout);
   return kExitOk;
 }
 
+int Summary(const std::vector<std::string>& args) {
+  po::options_description opts("lens summary options");
+  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")
+      ("json", po::bool_switch(), "print JSON instead of text");
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  po::variables_map vm;
+  std::string path;
+  if (!Parse("summary", args, opts, pos, &vm) || !OneFile("summary", vm, true, &path)) return kExitUsage;
+  int code = kExitOk;
+  std::optional<ProfileFile> file = ReadFor("summary", path, &code);
+  if (!file) return code;
+  std::fputs((vm["json"].as<bool>() ? SummaryJson(*file, path) : SummaryText(*file, path)).c_str(), stdout);
+  return kExitOk;
+}
+
+int Html(const std::vector<std::string>& args) {
+  po::options_description opts("lens html options");
+  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")
+      ("out,o", po::value<std::string>(), "page to write");
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  po::variables_map vm;
+  std::string path;
+  if (!Parse("html", args, opts, pos, &vm) || !OneFile("html", vm, true, &path)) return kExitUsage;
+  if (!vm.count("out")) return Fail(kExitUsage, "lens html: missing -o OUT (the page to write)");
+  const std::string out = vm["out"].as<std::string>();
+  StatusOr<HtmlExportInfo> info = ExportHtml(path, out);
+  if (!info.ok()) {
+    return Fail(info.status().code() == StatusCode::kDataLoss ? kExitBadFile : kExitFailure,
+                "lens html: " + info.status().message());
+  }
+  std::printf("wrote %s (%.1f MB, %d profile%s); open it in a browser: file://%s\n", out.c_str(),
+              double(info->page_bytes) / 1e6, info->profiles, info->profiles == 1 ? "" : "s",
+              std::filesystem::absolute(out).c_str());
+  return kExitOk;
+}
+
+int Open(const std::vector<std::string>& args) {
+  po::options_description opts("lens open options");
+  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")
+      ("port", po::value<int>()->default_value(0), "port on 127.0.0.1 (0: any free one)")
+      ("no-browser", po::bool_switch(), "do not open a browser");
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  po::variables_map vm;
+  std::string path;
+  if (!Parse("open", args, opts, pos, &vm) || !OneFile("open", vm, false, &path)) return kExitUsage;
+  const int port = vm["port"].as<int>();
+  if (port < 0 || port > 65535) {
+    return Fail(kExitUsage, "lens open: --port " + std::to_string(port) + ": expected 0 (any free port) to 65535");
+  }
+  int code = kExitOk;
+  if (!path.empty() && !ReadFor("open", path, &code)) return code;  // a bad file fails here, not in the page
+  StatusOr<std::unique_ptr<AppServer>> server = AppServer::Create(
+      std::string(AppPage()), path.empty() ? "" : std::filesystem::absolute(path).string(), port);
+  if (!server.ok()) return Fail(kExitFailure, "lens open: " + server.status().message());
+  std::printf("Lens is serving %s at %s (Ctrl-C to stop)\n", path.empty() ? "no profile" : path.c_str(),
+              (*server)->Url().c_str());
+  if (!vm["no-browser"].as<bool>()) {
+    StatusOr<std::string> browser = OpenBrowser((*server)->Url());
+    if (!browser.ok()) std::printf("%s\n", browser.status().message().c_str());
+  }
+  std::fflush(stdout);
+  (*server)->Wait();
+  return kExitOk;
+}
+
+int Export(const std::vector<std::string>& args) {
+  po::options_description opts("lens export options");
+  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")
+      ("chrome-trace", po::bool_switch(), "Chrome trace events (Perfetto), gzip-compressed")
+      ("out,o", po::value<std::string>(), "file to write");
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  po::variables_map vm;
+  std::string path;
+  if (!Parse("export", args, opts, pos, &vm) || !OneFile("export", vm, true, &path)) return kExitUsage;
+  if (!vm["chrome-trace"].as<bool>()) return Fail(kExitUsage, "lens export: name a format: --chrome-trace");
+  if (!vm.count("out")) return Fail(kExitUsage, "lens export: missing -o OUT (the trace to write)");
+  int code = kExitOk;
+  std::optional<ProfileFile> file = ReadFor("export", path, &code);
+  if (!file) return code;
+  const std::string out = vm["out"].as<std::string>();
+  Status s = WriteChromeTrace(*file, out);
+  if (!s.ok()) return Fail(kExitFailure, "lens export: " + s.message());
+  std::printf("wrote %s (Chrome trace events; open it in https://ui.perfetto.dev)\n", out.c_str());
+  return kExitOk;
+}
+
 int Main(int argc, char** argv) {
-  if (argc < 2) return Fail(kExitUsage, "lens: no command (list, record, info); see lens --help");
+  if (argc < 2) return Fail(kExitUsage, "lens: no command (" + std::string(kCommands) + "); see lens --help");
   const std::string cmd = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {
@@ -155,7 +288,11 @@ int Main(int argc, char** argv) {
   if (cmd == "list") return List(args);
   if (cmd == "record") return Record(args);
   if (cmd == "info") return Info(args);
-  return Fail(kExitUsage, "lens: unknown command '" + cmd + "' (list, record, info)");
+  if (cmd == "summary") return Summary(args);
+  if (cmd == "open") return Open(args);
+  if (cmd == "html") return Html(args);
+  if (cmd == "export") return Export(args);
+  return Fail(kExitUsage, "lens: unknown command '" + cmd + "' (" + std::string(kCommands) + ")");
 }
 
 }  // namespace

@@ -3,12 +3,27 @@
 #include <cstdio>
 #include <utility>
 
+#include "workloads/common/strings.h"
+
 namespace otpu::lens {
 
 Status IsaStepRunner::Load(const workloads::WorkloadRun& run) {
   dram_ = std::make_unique<SparseMemory>(run.image);
   sim_ = std::make_unique<sim::IsaSim>(run.config, dram_.get());
   return sim_->LoadProgram(run.program);
+}
+
+Status StepRunner::WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) {
+  return Internal(std::string(KindName(kind())) + " runner: cannot write DRAM between steps");
+}
+
+Status IsaStepRunner::WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) {
+  if (!sim_) return Internal("ISA simulator: WriteDram before Load");
+  if (!dram_->Contains(addr, bytes.size()))
+    return InvalidArgument(StrFormat("step write of %zu bytes at DRAM 0x%llx is outside DRAM",
+                                     bytes.size(), (unsigned long long)addr));
+  dram_->Write(addr, bytes.data(), bytes.size());
+  return OkStatus();
 }
 
 StatusOr<sim::RunEvents> IsaStepRunner::Run(const workloads::Step& step) {
@@ -30,6 +45,8 @@ StatusOr<Recording> Record(const workloads::WorkloadRun& run, StepRunner& runner
   for (size_t i = 0; i < run.steps.size(); ++i) {
     const workloads::Step& step = run.steps[i];
     const std::string where = run.steps.size() == 1 ? name : name + " step " + std::to_string(i);
+    for (const workloads::DramWrite& w : step.writes)
+      RETURN_IF_ERROR(runner.WriteDram(w.addr, w.bytes).WithContext(where));
     StatusOr<sim::RunEvents> events = runner.Run(step);
     if (!events.ok()) return events.status().WithContext(where);
     if (!step.traced) continue;

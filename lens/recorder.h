@@ -4,6 +4,7 @@
 #ifndef OTPU_LENS_RECORDER_H_
 #define OTPU_LENS_RECORDER_H_
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -26,6 +27,9 @@ class StepRunner {
   virtual ProfileKind kind() const = 0;
   // Loads the workload's DRAM image and program; called once, before the first step.
   virtual Status Load(const workloads::WorkloadRun& run) = 0;
+  // Writes host bytes into the board's DRAM between runs (a step's `writes`, which Record
+  // applies before the step's Run). The default refuses, naming the runner's kind.
+  virtual Status WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes);
   // Runs the program once with the step's ARGs; the events are filled only when `step.traced`.
   virtual StatusOr<sim::RunEvents> Run(const workloads::Step& step) = 0;
   // DRAM after the steps so far (what the workload's check reads).
@@ -37,6 +41,7 @@ class IsaStepRunner : public StepRunner {
  public:
   ProfileKind kind() const override { return ProfileKind::kIsa; }
   Status Load(const workloads::WorkloadRun& run) override;
+  Status WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) override;
   StatusOr<sim::RunEvents> Run(const workloads::Step& step) override;
   const SparseMemory& dram() const override { return *dram_; }
 

@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "workloads/list.h"
 
@@ -99,6 +100,28 @@ TEST_F(RecorderTest, ProgramLargerThanImemNamesTheWorkload) {
   ASSERT_FALSE(rec.ok());
   EXPECT_EQ(rec.status().message().rfind("toy: program of 4 instructions", 0), 0u)
       << rec.status().message();
+}
+
+TEST_F(RecorderTest, StepWritesReachDramBeforeTheirStep) {
+  // The second step's input is written by the host between the runs: its output doubles it.
+  std::vector<uint8_t> bytes(kN * 4);
+  for (int i = 0; i < kN; ++i) {
+    uint32_t v = std::bit_cast<uint32_t>(float(10 * (i + 1)));
+    std::memcpy(bytes.data() + 4 * i, &v, 4);
+  }
+  run.steps[1].writes.push_back({kIn, bytes});
+  StatusOr<Recording> rec = Record(run, runner);
+  ASSERT_FALSE(rec.ok());  // the toy check wants 2·(i+1) at the second output
+  EXPECT_EQ(std::bit_cast<float>(runner.dram().Read32(kOut + 64 + 4)), 40.0f);
+  EXPECT_EQ(std::bit_cast<float>(runner.dram().Read32(kOut + 4)), 4.0f);
+}
+
+TEST_F(RecorderTest, StepWriteOutsideDramNamesTheStep) {
+  run.steps[1].writes.push_back({run.config.DRAM_BYTES - 2, {1, 2, 3, 4}});
+  StatusOr<Recording> rec = Record(run, runner);
+  ASSERT_FALSE(rec.ok());
+  EXPECT_EQ(rec.status().message(),
+            "toy step 1: step write of 4 bytes at DRAM 0x3ffffffe is outside DRAM");
 }
 
 TEST(RecorderWorkload, MlpSmallRecordsAndPassesItsCheck) {

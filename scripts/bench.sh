@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Measures, never asserts: ISA simulator instructions/s and simulated cycles/s on `mlp`, and
-# .otpuprof write/read speed on a synthetic profile of 1M instructions. Builds lens_bench when
-# needed (build output on stderr) and prints one JSON object on stdout. Extra arguments go to
-# lens_bench (--workload NAME, --instrs N, --seconds S, --dir DIR). OTPU_BUILD_DIR picks the
-# build directory.
+# Measures, never asserts: ISA simulator instructions/s and simulated cycles/s on `mlp`,
+# qwen-tiny decode on the ISA simulator (cycles and roofline efficiency of the step at
+# position 8, wall seconds per step), and .otpuprof write/read speed on a synthetic profile of
+# 1M instructions. Builds lens_bench when needed (build output on stderr) and prints one JSON
+# object on stdout. Extra arguments go to lens_bench (--workload NAME, --decode-pos N,
+# --instrs N, --seconds S, --dir DIR). OTPU_BUILD_DIR picks the build directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${OTPU_BUILD_DIR:-build}
@@ -11,5 +12,9 @@ if [[ ! -f "$build/build.ninja" ]]; then
   scripts/setup.sh >&2
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
 fi
-cmake --build "$build" --target lens_bench >&2
-exec "$build/lens/lens_bench" "$@"
+cmake --build "$build" --target lens_bench lens_page_bench >&2
+# {"lens": simulator and .otpuprof numbers, "page": the app's load-to-ready time for a 1M-instruction
+# profile in headless chromium and the `lens html` write time (lens/app/page_bench.cc)}.
+lens=$("$build/lens/lens_bench" "$@")
+page=$("$build/lens/app/lens_page_bench" --instrs 1000000)
+printf '{"lens": %s, "page": %s}\n' "$lens" "$page"

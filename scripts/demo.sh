@@ -9,3 +9,5 @@ cmake --build "$build" -j"$(nproc)"
 mkdir -p out
 "$build/lens/lens" record mlp-small --isa -o out/demo.otpuprof
 "$build/lens/lens" info out/demo.otpuprof
+"$build/lens/lens" html out/demo.otpuprof -o out/demo.html
+echo "Open the profile: xdg-open out/demo.html, or serve it: $build/lens/lens open out/demo.otpuprof"

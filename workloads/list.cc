@@ -1,12 +1,17 @@
 #include "workloads/list.h"
 
 #include <cstdio>
+#include <optional>
 #include <random>
 
 #include "workloads/kernels/attn.h"
 #include "workloads/kernels/layer.h"
 #include "workloads/kernels/mlp.h"
 #include "workloads/kernels/reference.h"
+#include "workloads/models/image_cache.h"
+#include "workloads/models/model_source.h"
+#include "workloads/models/qwen3_workload.h"
+#include "workloads/models/tokenizer.h"
 
 namespace otpu::workloads {
 
@@ -121,7 +126,43 @@ StatusOr<WorkloadRun> MakeLayer(const std::string& name, const kernels::LayerSha
   return run;
 }
 
+models::LayerFormat LayerFormatOf(isa::WFormat wf) {
+  switch (wf) {
+    case isa::WFormat::kINT4: return models::LayerFormat::kInt4;
+    case isa::WFormat::kFP4: return models::LayerFormat::kFp4;
+    case isa::WFormat::kINT8: break;
+  }
+  return models::LayerFormat::kInt8;
+}
+
+// qwen-tiny (the random model over kTinyPrompt) or qwen (the checkpoint and its tokenizer).
+StatusOr<WorkloadRun> MakeQwen(const std::string& name, const isa::Config& cfg,
+                               const WorkloadOptions& opts) {
+  ASSIGN_OR_RETURN(models::ModelSource src, models::LoadModel(name));
+  models::Qwen3RunOptions ro;
+  ro.pos = opts.pos;
+  const models::LayerFormat lf = LayerFormatOf(opts.wf);
+  ro.engine.formats = {lf, models::DefaultHeadFormat(lf)};
+  if (src.dir.empty()) {
+    ro.prompt = models::kTinyPrompt;
+  } else {
+    ASSIGN_OR_RETURN(auto tokenizer, models::Tokenizer::FromFile(src.dir + "/tokenizer.json"));
+    ASSIGN_OR_RETURN(ro.prompt,
+                     tokenizer->Encode(models::QwenChatPrompt(models::kDefaultPrompt)));
+  }
+  std::optional<models::ImageCache> cache;
+  if (models::HasFourBit(ro.engine.formats, src.weights->config.num_hidden_layers)) {
+    ASSIGN_OR_RETURN(models::ImageCacheOptions cache_opts, models::ImageCacheOptionsFromEnv());
+    ro.cache = &cache.emplace(cache_opts);
+  }
+  return models::MakeQwen3Run(name, *src.weights, cfg, ro);
+}
+
 }  // namespace
+
+bool TakesPosition(const std::string& name) {
+  return name == "layer" || name == "qwen-tiny" || name == "qwen";
+}
 
 std::vector<WorkloadInfo> ListWorkloads() {
   return {
@@ -163,8 +204,7 @@ StatusOr<WorkloadRun> MakeWorkload(const std::string& name, const isa::Config& c
                                std::to_string(layer.t_max) + " positions");
       return MakeLayer(name, layer, pos, cfg);
     }
-    if (name == "qwen-tiny" || name == "qwen")
-      return NotFound("workload " + name + ": the Qwen3 engine is not built yet");
+    if (name == "qwen-tiny" || name == "qwen") return MakeQwen(name, cfg, opts);
     std::string names;
     for (const WorkloadInfo& w : ListWorkloads()) names += (names.empty() ? "" : ", ") + w.name;
     return NotFound("unknown workload '" + name + "' (valid: " + names + ")");

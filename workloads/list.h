@@ -29,13 +29,23 @@ std::vector<WorkloadInfo> ListWorkloads();
 
 // Settings a command line may change; workloads ignore those that do not apply to them.
 struct WorkloadOptions {
-  int pos = -1;                           // layer: position of the traced step (-1: 1023)
-  isa::WFormat wf = isa::WFormat::kINT8;  // mlp, mlp-small, mlp8: weight format
+  int pos = -1;  // layer, qwen-tiny, qwen: position of the traced step (-1: their default)
+  isa::WFormat wf = isa::WFormat::kINT8;  // mlp*, qwen-tiny, qwen: weight format
 };
 
+// True for the workloads whose traced step is a decode position that WorkloadOptions::pos
+// picks (layer, qwen-tiny, qwen); in the others `lens record --pos N` traces step N.
+bool TakesPosition(const std::string& name);
+
 // Builds the named workload for `cfg`: image, program, steps (the traced one marked) and the
-// check. NotFound naming the workload and the valid names for an unknown one; NotFound for
-// qwen-tiny and qwen until the Qwen3 engine exists; InvalidArgument when `cfg` cannot run it.
+// check. NotFound naming the workload and the valid names for an unknown one, or naming the
+// missing checkpoint directory of qwen; InvalidArgument when `cfg` cannot run it.
+//
+// qwen-tiny is the random Qwen3 of seed 0 (workloads/models/): steps for positions 0..pos,
+// the last one traced, over the prompt kTinyPrompt (default pos 3, its last token). qwen
+// loads models/Qwen3-0.6B and its tokenizer and runs the chat-templated default prompt
+// (default pos: its last token). Their 4-bit weights come through the image cache
+// (workloads/models/image_cache.h).
 StatusOr<WorkloadRun> MakeWorkload(const std::string& name, const isa::Config& cfg);
 // The same with options; InvalidArgument naming the option when a value is out of range.
 StatusOr<WorkloadRun> MakeWorkload(const std::string& name, const isa::Config& cfg,

@@ -17,9 +17,16 @@
 
 namespace otpu::workloads {
 
+// Bytes the host writes into DRAM before a step runs (a decode step's embedding row).
+struct DramWrite {
+  uint64_t addr = 0;
+  std::vector<uint8_t> bytes{};
+};
+
 struct Step {
   std::array<uint32_t, 8> args{};  // ARG0..7 for this run of the program
   bool traced = false;             // record a profile of this step
+  std::vector<DramWrite> writes{};  // applied in order before the run
 };
 
 // Result of checking a finished workload against its float64 reference.

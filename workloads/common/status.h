@@ -63,7 +63,8 @@ class [[nodiscard]] StatusOr {
   const Status& status() const { return status_; }
   T& value() & { return *value_; }
   const T& value() const& { return *value_; }
-  T&& value() && { return std::move(*value_); }
+  // By value, so `for (auto& x : F().value())` never refers to a destroyed temporary.
+  T value() && { return std::move(*value_); }
   T& operator*() & { return *value_; }
   const T& operator*() const& { return *value_; }
   T* operator->() { return &*value_; }

@@ -22,6 +22,10 @@ enum LayerArg : int {
 
 }  // namespace
 
+double LayerBound(isa::WFormat wf) {
+  return wf == isa::WFormat::kINT8 ? kLayerBound : kLayerBound4Bit;
+}
+
 StatusOr<LayerPlan> PlanLayer(const LayerShape& shape, const isa::Config& cfg, int io_rows,
                               DramLayout* dram) {
   LayerPlan p;
@@ -43,11 +47,14 @@ StatusOr<LayerPlan> PlanLayer(const LayerShape& shape, const isa::Config& cfg, i
     return bad("H and hq*hd must be at most ACT_BLOCKS*D=" +
                std::to_string(cfg.ACT_BLOCKS * cfg.D) + " (one ACT RAM row)");
   if (s.h > 65535 || q_words > 65535) return bad("H and hq*hd must fit 16 bits (MM k)");
+  if (s.wf != isa::WFormat::kINT8 && (s.h % (2 * cfg.D) != 0 || q_words % (2 * cfg.D) != 0))
+    return bad(std::string("H and hq*hd must be multiples of 2D=") + std::to_string(2 * cfg.D) +
+               " for " + isa::WFormatName(s.wf) + " weights");
   if (io_rows < 1) return bad("io_rows must be >= 1");
   if (s.t_tile == 0) s.t_tile = AttnTile(s.t_max, cfg);
 
-  p.qkv_stride = uint32_t(RoundUp(uint64_t(s.h), cfg.D));
-  p.o_stride = uint32_t(RoundUp(q_words, cfg.D));
+  p.qkv_stride = uint32_t(RoundUp(RowBytes(s.h, s.wf), cfg.D));
+  p.o_stride = uint32_t(RoundUp(RowBytes(int(q_words), s.wf), cfg.D));
   p.consts = dram->Alloc("layer.consts", kConstWords * 4);
   p.x = dram->Alloc("layer.x", uint64_t(io_rows) * s.h * 4);
   p.y = dram->Alloc("layer.y", uint64_t(io_rows) * s.h * 4);
@@ -89,7 +96,7 @@ void EmitLayer(isa::ProgramBuilder& b, const LayerPlan& p) {
                   .ss = p.t_ss, .consts = p.t_consts});
   b.Qact({.src = At(p.t_n), .k = H, .rows = 1, .src_stride = H});
   b.Mm({.out = At(p.t_qkv), .w = At(uint32_t(p.w_qkv)), .scales = At(uint32_t(p.s_qkv)),
-        .n = (HQ + 2 * HKV) * HD, .k = H, .m = 1, .w_stride = p.qkv_stride});  // q, k, v
+        .n = (HQ + 2 * HKV) * HD, .k = H, .m = 1, .w_stride = p.qkv_stride, .wf = s.wf});  // qkv
 
   EmitRmsNorm(b, {.dst = At(p.t_qkv), .src = At(p.t_qkv), .rows = HQ, .n = HD, .stride = HD,
                   .g = p.t_norms + H, .ss = p.t_ss, .consts = p.t_consts});   // q-norm
@@ -128,7 +135,7 @@ void EmitLayer(isa::ProgramBuilder& b, const LayerPlan& p) {
 
   b.Qact({.src = At(p.t_o), .k = HQ * HD, .rows = 1, .src_stride = HQ * HD});
   b.Mm({.out = At(p.t_x), .w = At(uint32_t(p.w_o)), .scales = At(uint32_t(p.s_o)), .n = H,
-        .k = HQ * HD, .m = 1, .w_stride = p.o_stride, .acc = true});  // y = x + Wo o
+        .k = HQ * HD, .m = 1, .w_stride = p.o_stride, .acc = true, .wf = s.wf});  // y += Wo o
   b.St({.tmem = At(p.t_x), .dram = At(Arg(kArgIo).n, uint32_t(p.y)), .n = H});
 }
 
@@ -198,7 +205,7 @@ Status WriteLayerWeights(const LayerPlan& p, const LayerWeights& w, SparseMemory
   std::vector<float> qkv;
   qkv.reserve((q_rows + 2 * kv_rows) * s.h);
   for (const auto* m : {&w.wq, &w.wk, &w.wv}) qkv.insert(qkv.end(), m->begin(), m->end());
-  const QuantOptions opts{.block = p.cfg.D, .align = p.cfg.D};
+  const QuantOptions opts{.wf = s.wf, .block = p.cfg.D, .align = p.cfg.D};
   ASSIGN_OR_RETURN(QuantizedMatrix q_qkv,
                    Quantize(qkv, int(q_rows + 2 * kv_rows), s.h, opts, "layer w_qkv"));
   ASSIGN_OR_RETURN(QuantizedMatrix q_o, Quantize(w.wo, s.h, int(q_rows), opts, "layer w_o"));

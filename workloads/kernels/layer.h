@@ -18,12 +18,15 @@
 // DRAM layout (DramLayout regions, D-aligned, in this order): consts; x [io_rows x H] fp32;
 // y [io_rows x H] fp32; norms [H + 2hd] fp32 (g_attn, g_q, g_k); rope [t_max x 2hd] fp32, row
 // pos = (cos(pos f_i) for i < hd/2, repeated twice; -sin(pos f_i) for i < hd/2, then
-// +sin(pos f_i)), f_i = theta^(-2i/hd); w_qkv [(hq+2hkv)hd x H] int8 and its scales;
-// w_o [H x hq hd] int8 and its scales; the KV cache (kv_cache.h) for t_max positions.
+// +sin(pos f_i)), f_i = theta^(-2i/hd); w_qkv [(hq+2hkv)hd x H] and its scales; w_o
+// [H x hq hd] and its scales (int8, or 4-bit per LayerShape::wf); the KV cache (kv_cache.h)
+// for t_max positions.
 //
 // Accuracy: relative L2 of y - x (the block's contribution) against the float64 reference.
 // Measured over 20 seeds of every layer_test.cc shape (4 for Qwen3-0.6B sizes at pos 1023):
-// mean 0.017, worst 0.024 (board). kLayerBound is 1.5x the worst, rounded up.
+// mean 0.017, worst 0.024 (board). kLayerBound is 1.5x the worst, rounded up. With 4-bit
+// projection weights (LayerShape::wf int4 or fp4; 20 seeds of H=128 sim and H=256 board at
+// pos 20): mean 0.14-0.17, worst 0.22 (int4, board); kLayerBound4Bit is 1.5x that.
 #ifndef OTPU_WORKLOADS_KERNELS_LAYER_H_
 #define OTPU_WORKLOADS_KERNELS_LAYER_H_
 
@@ -40,14 +43,19 @@
 
 namespace otpu::kernels {
 
-// Documented bound on the relative L2 error of y - x.
+// Documented bound on the relative L2 error of y - x (int8 projection weights).
 inline constexpr double kLayerBound = 0.04;
+// The same for 4-bit (int4, fp4) projection weights.
+inline constexpr double kLayerBound4Bit = 0.33;
+// The bound for projection weights in format `wf` (kLayerBound for int8).
+double LayerBound(isa::WFormat wf);
 
 struct LayerShape {
   int h = 1024, hq = 16, hkv = 8, hd = 128;  // Qwen3-0.6B
   int t_max = 1024;                           // KV cache positions
   int t_tile = 0;                             // 0: AttnTile(t_max)
   double rope_theta = 1e6;
+  isa::WFormat wf = isa::WFormat::kINT8;      // q/k/v and o projection weights
 };
 
 struct LayerPlan {

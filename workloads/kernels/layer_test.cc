@@ -69,8 +69,8 @@ TEST_P(LayerShapes, MatchesTheFloat64ReferenceAtEveryStep) {
     std::vector<double> ref = RefLayerStep(s, w, xs[i], &cache);
     double rel = RelL2Delta(ReadLayerOutput(*plan, dram, i), ref, xs[i]);
     std::printf("[ measure  ] layer %s pos %d rel_l2 %.5f bound %.3f\n", c.name, c.prefix + i,
-                rel, kLayerBound);
-    EXPECT_LE(rel, kLayerBound) << "pos " << c.prefix + i;
+                rel, LayerBound(s.wf));
+    EXPECT_LE(rel, LayerBound(s.wf)) << "pos " << c.prefix + i;
     // The program's own append: the K row and V column of this position.
     const int pos = c.prefix + i;
     for (int j = 0; j < s.hkv; ++j) {
@@ -80,8 +80,8 @@ TEST_P(LayerShapes, MatchesTheFloat64ReferenceAtEveryStep) {
                                cache.k[j].begin() + size_t(pos + 1) * s.hd);
       std::vector<double> vref(cache.v[j].begin() + size_t(pos) * s.hd,
                                cache.v[j].begin() + size_t(pos + 1) * s.hd);
-      EXPECT_LE(RelL2(kr, kref), kLayerBound) << "K head " << j << " pos " << pos;
-      EXPECT_LE(RelL2(vr, vref), kLayerBound) << "V head " << j << " pos " << pos;
+      EXPECT_LE(RelL2(kr, kref), LayerBound(s.wf)) << "K head " << j << " pos " << pos;
+      EXPECT_LE(RelL2(vr, vref), LayerBound(s.wf)) << "V head " << j << " pos " << pos;
     }
   }
 }
@@ -97,7 +97,17 @@ INSTANTIATE_TEST_SUITE_P(
         LayerCase{"last_position_fills_the_cache",
                   {.h = 256, .hq = 8, .hkv = 2, .hd = 128, .t_max = 64, .t_tile = 64}, 63, 1},
         LayerCase{"board", {.h = 256, .hq = 4, .hkv = 2, .hd = 128, .t_max = 300}, 200, 2,
-                  true}),
+                  true},
+        LayerCase{"int4_projections",
+                  {.h = 128, .hq = 4, .hkv = 2, .hd = 64, .t_max = 40, .wf = isa::WFormat::kINT4},
+                  20, 2},
+        LayerCase{"fp4_projections",
+                  {.h = 128, .hq = 4, .hkv = 2, .hd = 64, .t_max = 40, .wf = isa::WFormat::kFP4},
+                  20, 2},
+        LayerCase{"fp4_board",
+                  {.h = 256, .hq = 4, .hkv = 2, .hd = 128, .t_max = 300,
+                   .wf = isa::WFormat::kFP4},
+                  100, 1, true}),
     [](const ::testing::TestParamInfo<LayerCase>& info) { return std::string(info.param.name); });
 
 TEST(Layer, ProgramIsTheSameForEveryPosition) {
@@ -155,6 +165,17 @@ TEST(LayerErrors, QHeadsWiderThanAnActRamRow) {
   auto plan = PlanLayer({.h = 64, .hq = 8, .hkv = 1, .hd = 32, .t_max = 10}, cfg, 1, &layout);
   ASSERT_FALSE(plan.ok());
   EXPECT_NE(plan.status().message().find("ACT_BLOCKS*D=128"), std::string::npos)
+      << plan.status().message();
+}
+
+TEST(LayerErrors, FourBitProjectionsNeedMultiplesOfTwoD) {
+  DramLayout layout(kBase, 32);
+  auto plan = PlanLayer({.h = 96, .hq = 3, .hkv = 3, .hd = 32, .t_max = 10,
+                         .wf = isa::WFormat::kINT4},
+                        isa::Config::Sim(), 1, &layout);
+  ASSERT_FALSE(plan.ok());
+  EXPECT_NE(plan.status().message().find("multiples of 2D=64 for int4 weights"),
+            std::string::npos)
       << plan.status().message();
 }
 

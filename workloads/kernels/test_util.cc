@@ -22,9 +22,19 @@ StatusOr<sim::RunEvents> RunOnIsa(const isa::Config& cfg, const isa::Program& pr
 StatusOr<workloads::CheckReport> RunWorkload(const workloads::WorkloadRun& run,
                                              SparseMemory* dram_out) {
   SparseMemory dram = run.image;
-  std::vector<std::array<uint32_t, 8>> args;
-  for (const workloads::Step& s : run.steps) args.push_back(s.args);
-  RETURN_IF_ERROR(RunOnIsa(run.config, run.program, &dram, args).status());
+  sim::IsaSim isa_sim(run.config, &dram);
+  RETURN_IF_ERROR(isa_sim.LoadProgram(run.program));
+  for (const workloads::Step& s : run.steps) {
+    for (const workloads::DramWrite& w : s.writes) {
+      if (!dram.Contains(w.addr, w.bytes.size()))
+        return InvalidArgument("step write at DRAM " + std::to_string(w.addr) + " is outside DRAM");
+      dram.Write(w.addr, w.bytes.data(), w.bytes.size());
+    }
+    sim::IsaRunOptions opts;
+    opts.args = s.args;
+    opts.record_events = false;
+    RETURN_IF_ERROR(isa_sim.Run(opts).status());
+  }
   workloads::CheckReport report = run.check(dram);
   if (dram_out) *dram_out = std::move(dram);
   return report;

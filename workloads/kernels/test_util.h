@@ -22,7 +22,8 @@ StatusOr<sim::RunEvents> RunOnIsa(const isa::Config& cfg, const isa::Program& pr
                                   SparseMemory* dram,
                                   const std::vector<std::array<uint32_t, 8>>& args = {{}});
 
-// Runs every step of `run` on a copy of its image and returns its check. `dram_out`, when
+// Runs every step of `run` (its DRAM writes, then the program with its ARGs) on a copy of its
+// image and returns its check. `dram_out`, when
 // given, receives the final DRAM.
 StatusOr<workloads::CheckReport> RunWorkload(const workloads::WorkloadRun& run,
                                              SparseMemory* dram_out = nullptr);

@@ -1,0 +1,265 @@
+// The Lens app in headless Debian chromium: the page's #selftest on real and large profiles, the
+// messages for bad files, the page served by AppServer, and screenshots of every view written to
+// the build directory (lens/app/screenshots/) for people to look at.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "lens/app/chromium.h"
+#include "lens/app/page.h"
+#include "lens/app_server.h"
+#include "lens/attribution.h"
+#include "lens/gzip.h"
+#include "lens/html_export.h"
+#include "lens/otpuprof.h"
+#include "lens/profile_json.h"
+#include "lens/recorder.h"
+#include "lens/synthetic.h"
+#include "rapidjson/document.h"
+#include "workloads/list.h"
+
+namespace otpu::lens {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Views in tab order, as the page names them in `#view=`.
+const char* const kViews[] = {"overview", "cycles", "timeline", "floorplan", "instructions", "source"};
+// Instructions of the large synthetic profile: big enough to exercise the indexes, small enough
+// to keep this test in seconds (scripts/bench.sh loads a million).
+constexpr int64_t kLargeInstrs = 100000;
+
+class BrowserTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::string tmpl = (fs::temp_directory_path() / "lens_browser_test.XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = new fs::path(tmpl);
+    fs::create_directories(LENS_SCREENSHOT_DIR);
+    StatusOr<std::unique_ptr<HeadlessChromium>> c = HeadlessChromium::Start();
+    ASSERT_TRUE(c.ok()) << c.status().message();
+    chromium_ = std::move(c).value().release();
+  }
+  static void TearDownTestSuite() {
+    delete chromium_;
+    chromium_ = nullptr;
+    if (dir_) fs::remove_all(*dir_);
+    delete dir_;
+    dir_ = nullptr;
+  }
+  void SetUp() override {
+    ASSERT_NE(chromium_, nullptr);
+    chromium_->ClearErrors();
+  }
+
+  static std::string PathOf(const std::string& name) { return (*dir_ / name).string(); }
+
+  // Writes `gz` (any bytes) embedded in the app page; returns the page's file URL.
+  static std::string PageWith(const std::string& gz, const std::string& name) {
+    StatusOr<std::string> page = EmbedProfile(AppPage(), gz, name);
+    EXPECT_TRUE(page.ok()) << page.status().message();
+    std::ofstream(PathOf(name + ".html"), std::ios::binary) << *page;
+    return "file://" + PathOf(name + ".html");
+  }
+  // Writes `file` as a profile and exports it as a page with ExportHtml; returns the page's URL.
+  static std::string PageOf(const ProfileFile& file, const std::string& name) {
+    EXPECT_TRUE(Write(PathOf(name + ".otpuprof"), file).ok());
+    StatusOr<HtmlExportInfo> info = ExportHtml(PathOf(name + ".otpuprof"), PathOf(name + ".html"));
+    EXPECT_TRUE(info.ok()) << info.status().message();
+    return "file://" + PathOf(name + ".html");
+  }
+
+  // Loads `url` with #selftest and expects the page to report no failure and no error.
+  static void ExpectSelftestPasses(const std::string& url, double timeout_s = 60) {
+    ASSERT_TRUE(chromium_->Navigate(url + "#selftest").ok());
+    StatusOr<std::string> verdict = chromium_->WaitForString("document.body.dataset.selftest || ''", timeout_s);
+    ASSERT_TRUE(verdict.ok()) << verdict.status().message() << "\npage errors: " << Errors();
+    StatusOr<std::string> text = chromium_->Evaluate("document.getElementById('selftest-result').textContent");
+    ASSERT_TRUE(text.ok());
+    rapidjson::Document outer, result;
+    outer.Parse(text->c_str());
+    ASSERT_TRUE(outer.IsString());
+    result.Parse(outer.GetString());
+    ASSERT_TRUE(result.IsObject()) << outer.GetString();
+    std::string failures;
+    for (const auto& f : result["failures"].GetArray()) failures += std::string("\n  ") + f.GetString();
+    for (const auto& e : result["errors"].GetArray()) failures += std::string("\n  error: ") + e.GetString();
+    EXPECT_EQ(*verdict, "ok") << failures;
+    EXPECT_GT(result["checks"].GetInt(), 50);
+    EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+  }
+
+  static std::string Errors() {
+    std::string s;
+    for (const std::string& e : chromium_->errors()) s += "\n  " + e;
+    return s;
+  }
+
+  // Shows each view of the loaded page and writes `<prefix>-<view>.png`.
+  static void Screenshots(const std::string& prefix) {
+    for (const char* view : kViews) {
+      std::string setup = std::string("document.getElementById('selftest-result').hidden = true;") +
+                          "lens.setHash({view: '" + view + "', pin: null, filter: null, range: null, t: null}, true);";
+      if (std::string(view) == "floorplan") {
+        // A moment with the MXU at work, and the MXU's hover card open.
+        setup +=
+            "{ const m = lens.app.m, mm = m.names.indexOf('MM'); let t = Math.floor(m.cycles / 2);"
+            "  for (let i = 0; i < m.n; ++i) if (m.nameId[i] === mm) { t = m.s[i] + 7; break; }"
+            "  lens.setHash({t}); const el = document.querySelector('[data-el=mxu]'), r = el.getBoundingClientRect();"
+            "  el.dispatchEvent(new MouseEvent('mouseover', {bubbles: true, clientX: r.right - 40, clientY: r.top + 30})); }";
+      } else if (std::string(view) == "timeline") {
+        setup += "{ const m = lens.app.m, i = m.byStart[Math.floor(m.n / 3)] || 0; if (m.n) lens.setHash({pin: m.idx[i], t: m.s[i]}); }";
+      }
+      StatusOr<std::string> r = chromium_->Evaluate(
+          setup + " new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 60)))");
+      ASSERT_TRUE(r.ok()) << view << ": " << r.status().message();
+      std::string png = std::string(LENS_SCREENSHOT_DIR) + "/" + prefix + "-" + view + ".png";
+      ASSERT_TRUE(chromium_->Screenshot(png).ok()) << png;
+      EXPECT_GT(fs::file_size(png), 5000u) << png;
+    }
+    EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+  }
+
+  // The page's message after it tried to load `url`.
+  static std::string MessageOf(const std::string& url) {
+    EXPECT_TRUE(chromium_->Navigate(url).ok());
+    StatusOr<std::string> ready = chromium_->WaitForString("document.body.dataset.ready || ''", 30);
+    EXPECT_TRUE(ready.ok()) << ready.status().message();
+    StatusOr<std::string> msg = chromium_->Evaluate("document.getElementById('message').textContent");
+    EXPECT_TRUE(msg.ok());
+    return msg.ok() ? *msg : "";
+  }
+
+  // Expects the page's analysis of profile `pi` (lens/app/js/windows.js) to equal Analyze().
+  static void ExpectPageAgreesWithAnalyze(const Profile& p, int pi) {
+    StatusOr<std::string> js = chromium_->Evaluate("JSON.stringify(lens.summary(" + std::to_string(pi) + "))");
+    ASSERT_TRUE(js.ok()) << js.status().message();
+    rapidjson::Document outer, d;
+    outer.Parse(js->c_str());
+    d.Parse(outer.GetString());
+    ASSERT_TRUE(d.IsObject());
+    const Analysis a = Analyze(p);
+    for (int c = 0; c < kNumCauses; ++c) {
+      const char* key = Causes()[size_t(c)].key;
+      EXPECT_NEAR(d["attribution"][key].GetDouble(), a.causes[size_t(c)], 1e-6) << key;
+    }
+    ASSERT_EQ(d["classes"].GetArray().Size(), a.classes.size());
+    for (size_t k = 0; k < a.classes.size(); ++k) {
+      const rapidjson::Value& c = d["classes"][rapidjson::SizeType(k)];
+      const ClassStats& e = a.classes[k];
+      EXPECT_EQ(c["name"].GetString(), e.name);
+      EXPECT_EQ(c["count"].GetInt64(), e.count) << e.name;
+      for (auto [key, want] : {std::pair{"busy", e.busy}, {"work", e.work}, {"wait_dep", e.wait_dep},
+                               {"wait_unit", e.wait_unit}, {"port_b", e.port_b}, {"port_a", e.port_a}}) {
+        EXPECT_NEAR(c[key].GetDouble(), want, 1e-6) << e.name << " " << key;
+      }
+    }
+    for (size_t u = 0; u < a.unit_busy.size(); ++u) {
+      EXPECT_NEAR(d["unit_busy"][rapidjson::SizeType(u)].GetDouble(), a.unit_busy[u], 1e-6) << p.units[u];
+    }
+  }
+
+  static ProfileFile MlpSmall() {
+    StatusOr<workloads::WorkloadRun> run = workloads::MakeWorkload("mlp-small", isa::Config::Sim());
+    EXPECT_TRUE(run.ok()) << run.status().message();
+    IsaStepRunner runner;
+    StatusOr<Recording> rec = Record(*run, runner);
+    EXPECT_TRUE(rec.ok()) << rec.status().message();
+    ProfileFile f;
+    f.created = NowIso8601();
+    f.profiles = rec->profiles;
+    return f;
+  }
+
+  static std::string GzipOf(const std::string& json) { return GzipCompress(json, 6).value(); }
+
+  static HeadlessChromium* chromium_;
+  static fs::path* dir_;
+};
+
+HeadlessChromium* BrowserTest::chromium_ = nullptr;
+fs::path* BrowserTest::dir_ = nullptr;
+
+TEST_F(BrowserTest, SelftestPassesOnMlpSmall) {
+  ProfileFile f = MlpSmall();
+  ExpectSelftestPasses(PageOf(f, "mlp-small"));
+  ExpectPageAgreesWithAnalyze(f.profiles[0], 0);
+  Screenshots("mlp-small");
+}
+
+TEST_F(BrowserTest, SelftestPassesOnALargeSyntheticProfile) {
+  ProfileFile f = SyntheticFile({ProfileKind::kRtl}, kLargeInstrs);
+  ExpectSelftestPasses(PageOf(f, "large"), 120);
+  ExpectPageAgreesWithAnalyze(f.profiles[0], 0);
+  Screenshots("large");
+}
+
+TEST_F(BrowserTest, PageWithoutBucketsAgreesWithAnalyze) {
+  // Another writer's file with no counter windows: both sides rebuild them from the instructions.
+  ProfileFile f = SyntheticFile({ProfileKind::kIsa}, 2000);
+  f.profiles[0].slices.clear();
+  ExpectSelftestPasses(PageOf(f, "nobuckets"));
+  ExpectPageAgreesWithAnalyze(f.profiles[0], 0);
+}
+
+TEST_F(BrowserTest, SelftestPassesOnHwAndBoardProfilesInOneFile) {
+  // isa and rtl kinds are the tests above; these two carry card counters and trace losses.
+  std::string url = PageOf(SyntheticFile({ProfileKind::kHw, ProfileKind::kBoard}, 1500), "kinds");
+  ExpectSelftestPasses(url);
+  StatusOr<std::string> options = chromium_->Evaluate("document.getElementById('profile-select').options.length");
+  ASSERT_TRUE(options.ok());
+  EXPECT_EQ(*options, "2");
+}
+
+TEST_F(BrowserTest, ANewerVersionGetsAClearMessage) {
+  std::string msg = MessageOf(PageWith(GzipOf(R"({"format":"openTPU-profile","version":2,"profiles":[]})"), "newer.otpuprof"));
+  EXPECT_NE(msg.find("newer.otpuprof: version 2 is newer than this reader (1)"), std::string::npos) << msg;
+  EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+}
+
+TEST_F(BrowserTest, AForeignFileGetsAClearMessage) {
+  std::string msg = MessageOf(PageWith(GzipOf(R"({"format":"perfetto","version":1})"), "foreign.json"));
+  EXPECT_NE(msg.find("foreign.json: not an openTPU profile (format \\\"perfetto\\\")"), std::string::npos) << msg;
+}
+
+TEST_F(BrowserTest, CorruptGzipGetsAClearMessage) {
+  std::string gz = GzipOf(R"({"format":"openTPU-profile","version":1,"profiles":[]})");
+  std::string msg = MessageOf(PageWith(gz.substr(0, gz.size() - 9), "cut.otpuprof"));
+  EXPECT_NE(msg.find("cut.otpuprof: corrupt or truncated gzip data"), std::string::npos) << msg;
+}
+
+TEST_F(BrowserTest, AMalformedRowIsNamedByItsPath) {
+  StatusOr<std::string> json = ProfileFileToJson(SyntheticFile({ProfileKind::kIsa}, 10));
+  ASSERT_TRUE(json.ok());
+  std::string bad = *json;
+  size_t at = bad.find("[0,3,3,");  // the row of idx 3: drop its last column
+  ASSERT_NE(at, std::string::npos);
+  size_t end = bad.find(']', bad.find('}', at));
+  size_t comma = bad.rfind(',', end);
+  bad.erase(comma, end - comma);
+  std::string msg = MessageOf(PageWith(GzipOf(bad), "row.otpuprof"));
+  EXPECT_NE(msg.find("profiles[0].instrs[3]: expected 16 columns, got 15"), std::string::npos) << msg;
+}
+
+TEST_F(BrowserTest, ServedPageLoadsTheProfileFromTheServer) {
+  ASSERT_TRUE(Write(PathOf("served.otpuprof"), SyntheticFile({ProfileKind::kIsa}, 500)).ok());
+  StatusOr<std::unique_ptr<AppServer>> server = AppServer::Create(std::string(AppPage()), PathOf("served.otpuprof"), 0);
+  ASSERT_TRUE(server.ok()) << server.status().message();
+  ExpectSelftestPasses((*server)->Url());
+  StatusOr<std::string> info = chromium_->Evaluate("document.getElementById('profile-info').textContent");
+  ASSERT_TRUE(info.ok());
+  EXPECT_NE(info->find("served.otpuprof"), std::string::npos) << *info;
+}
+
+TEST_F(BrowserTest, ServedPageWithoutAProfileOffersToOpenOne) {
+  StatusOr<std::unique_ptr<AppServer>> server = AppServer::Create(std::string(AppPage()), "", 0);
+  ASSERT_TRUE(server.ok()) << server.status().message();
+  std::string msg = MessageOf((*server)->Url());
+  EXPECT_NE(msg.find("No profile loaded"), std::string::npos) << msg;
+  EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+}
+
+}  // namespace
+}  // namespace otpu::lens

@@ -1,0 +1,105 @@
+// Where the cycles went: every cycle of DRAM port B streaming or idle, the idle cycles given in
+// order to their causes; as one bar, a table, and over time.
+
+const CyclesView = {
+  key: 'cycles', title: 'Where the cycles went',
+  mount(el) {
+    this.el = el;
+    window.addEventListener('resize', () => { if (!el.hidden && this.m) this.drawChart(); });
+  },
+  render(m) {
+    this.m = m;
+    const el = this.el, tot = m.attr.totals, all = Math.max(1, m.attr.all);
+    el.innerHTML = '';
+    const idle = m.attr.all - tot.stream;
+    el.append(h('h2', {}, 'Where the cycles went'));
+    el.append(h('p', {}, 'Every one of the ' + fmtInt(m.cycles) + ' cycles of DRAM port B either moved a chunk or was idle. ' +
+      'Port B streamed in ' + fmtPct(tot.stream / all) + ' of them; the ' + fmtInt(idle) + ' idle cycles are given, window by window ' +
+      '(' + fmtInt(m.windows.n) + ' counter windows), to the first cause in this order that had cycles in that window.'));
+    el.append(causeBar(m.attr.totals, all, 'cycles-bar'));
+    el.append(h('div', { class: 'legend' }, kCauses.map((k) => h('span', {}, h('span', { class: 'swatch', style: { background: k.color } }), k.label))));
+    el.append(h('table', { class: 'plain', id: 'cycles-table', style: { maxWidth: '980px' } },
+      h('tr', {}, h('th', { class: 'l' }, 'port B'), h('th', {}, 'cycles'), h('th', {}, 'share'), h('th', { class: 'l' }, 'meaning')),
+      kCauses.map((k) => h('tr', {},
+        h('td', { class: 'l' }, h('span', { class: 'swatch', style: { background: k.color } }), k.label),
+        h('td', {}, fmtInt(tot[k.key])), h('td', {}, fmtPct(tot[k.key] / all)),
+        h('td', { class: 'l muted' }, k.desc))),
+      h('tr', {}, h('th', { class: 'l' }, 'total'), h('th', {}, fmtInt(m.attr.all)), h('th', {}, '100%'), h('th', {}))));
+    el.append(h('h3', {}, 'Over time'),
+      h('p', { class: 'muted' }, 'Share of each window\'s cycles by cause. Click to open the timeline at that cycle.'));
+    this.canvas = h('canvas', { id: 'cycles-canvas' });
+    this.canvas.addEventListener('click', (e) => {
+      const t = this.cycleAtX(e.offsetX);
+      if (t !== null) setHash({ view: 'timeline', t: Math.round(t) }, true);
+    });
+    this.canvas.addEventListener('mousemove', (e) => this.hover(e));
+    this.canvas.addEventListener('mouseleave', () => hoverCard.hide(this));
+    el.append(h('div', { class: 'canvas-wrap' }, this.canvas));
+    this.drawChart();
+  },
+  geom() { return { L: 52, R: 12, T: 8, B: 30, H: 220, W: Math.max(400, this.el.clientWidth - 2) }; },
+  cycleAtX(x) {
+    const g = this.geom();
+    if (x < g.L || x > g.W - g.R) return null;
+    return (x - g.L) / (g.W - g.L - g.R) * this.m.cycles;
+  },
+  drawChart() {
+    const m = this.m, g = this.geom();
+    const ctx = setupCanvas(this.canvas, g.W, g.H);
+    const pw = g.W - g.L - g.R, ph = g.H - g.T - g.B;
+    ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, g.W, g.H);
+    const W = m.windows;
+    const cpp = m.cycles / pw;
+    for (let px = 0; px < pw; ++px) {
+      const a = px * cpp, b = (px + 1) * cpp;
+      const wa = windowAt(m, a), wb = windowAt(m, Math.max(a, b - 1)) + 1;
+      if (wa < 0) break;
+      const total = W.pre.n[wb] - W.pre.n[wa];
+      if (total <= 0) continue;
+      let y = g.T + ph;
+      for (const k of kCauses) {
+        const v = (m.attr.pre[k.key][wb] - m.attr.pre[k.key][wa]) / total * ph;
+        if (v <= 0) continue;
+        ctx.fillStyle = k.color;
+        ctx.fillRect(g.L + px, y - v, 1, v);
+        y -= v;
+      }
+    }
+    drawCycleAxis(ctx, g.L, g.T + ph, pw, 0, m.cycles, m.clock);
+    ctx.fillStyle = '#5d6575'; ctx.font = '11px system-ui, sans-serif'; ctx.textAlign = 'right';
+    for (const f of [0, 0.5, 1]) ctx.fillText(fmtPct(f, 0), g.L - 6, g.T + ph * (1 - f) + 4);
+    ctx.strokeStyle = '#b9bfca'; ctx.strokeRect(g.L + 0.5, g.T + 0.5, pw, ph);
+  },
+  hover(e) {
+    const m = this.m, t = this.cycleAtX(e.offsetX);
+    if (t === null) { hoverCard.hide(this); return; }
+    const w = windowAt(m, t);
+    const n = m.windows.col.n[w];
+    hoverCard.show(this, e.clientX, e.clientY, 'Window ' + w + ': cycles ' + fmtInt(m.windows.ws[w]) + '–' + fmtInt(m.windows.we[w] - 1),
+      'port B in this window', kCauses.filter((k) => m.attr.per[k.key][w] > 0).map((k) => [k.label, fmtInt(m.attr.per[k.key][w]) + ' (' + fmtPct(m.attr.per[k.key][w] / n) + ')']));
+  },
+};
+
+// A horizontal bar of the causes, labelled where there is room.
+function causeBar(values, total, id) {
+  return h('div', { class: 'stack', id }, kCauses.filter((k) => values[k.key] > 0).map((k) => {
+    const f = values[k.key] / total;
+    const dark = !['#F0E442', '#BBBBBB', '#E69F00', '#56B4E9'].includes(k.color);
+    return h('div', { style: { width: 100 * f + '%', background: k.color, color: dark ? '#fff' : '#1d2330' }, title: k.label + ': ' + fmtPct(f) },
+      f > 0.07 ? k.label + ' ' + fmtPct(f, 0) : (f > 0.03 ? fmtPct(f, 0) : ''));
+  }));
+}
+
+// Cycle axis with ticks under a plot area [x0, x0 + width) showing cycles [a, b).
+function drawCycleAxis(ctx, x0, y, width, a, b, mhz) {
+  ctx.strokeStyle = '#8a92a0'; ctx.beginPath(); ctx.moveTo(x0, y + 0.5); ctx.lineTo(x0 + width, y + 0.5); ctx.stroke();
+  ctx.fillStyle = '#5d6575'; ctx.font = '11px system-ui, sans-serif'; ctx.textAlign = 'center';
+  const ticks = niceTicks(a, b, Math.max(2, Math.floor(width / 110)));
+  for (const v of ticks) {
+    const x = x0 + (v - a) / Math.max(1e-9, b - a) * width;
+    ctx.beginPath(); ctx.moveTo(x + 0.5, y); ctx.lineTo(x + 0.5, y + 4); ctx.stroke();
+    ctx.fillText(fmtTick(v, ticks), x, y + 15);
+  }
+  ctx.textAlign = 'right';
+  ctx.fillText('cycles (' + fmtTime(b - a, mhz) + ' shown)', x0 + width, y + 27);
+}

@@ -1,0 +1,213 @@
+// Instructions (filter, sort, click to jump the timeline and floorplan) and Source (per kernel
+// source line), in a virtualised table that renders only the rows in view.
+
+const kRowH = 24;
+const kMaxScrollPx = 15e6;  // browsers cap element heights; beyond this, scroll is scaled
+
+class VirtualTable {
+  // columns: [{label, width, right, text(i), key(i)}]; rows: model indices shown, in order.
+  constructor(parent, id, columns, onClick) {
+    this.columns = columns;
+    this.onClick = onClick;
+    this.rows = new Uint32Array(0);
+    this.sortCol = -1;
+    this.desc = false;
+    this.selected = -1;
+    this.head = h('div', { class: 'vh' }, columns.map((c, k) => h('div', {
+      style: { width: c.width + 'px', flex: c.flex ? '1 0 ' + c.width + 'px' : '0 0 ' + c.width + 'px' }, class: c.right ? 'r' : '',
+      title: 'sort by ' + c.label, onclick: () => this.sortBy(k),
+    }, c.label)));
+    this.spacer = h('div', { style: { height: '0px' } });
+    // A fixed height from the start: an unsized body would grow to the spacer and render every row.
+    this.body = h('div', { class: 'vb', style: { height: '400px' } }, this.spacer);
+    this.el = h('div', { class: 'vt', id }, this.head, this.body);
+    parent.append(this.el);
+    this.pool = [];
+    this.body.addEventListener('scroll', () => this.paint());
+    window.addEventListener('resize', () => this.paint());
+  }
+  setHeight(px) { this.body.style.height = px + 'px'; }
+  setRows(rows) {
+    this.rows = rows;
+    this.scale = Math.max(1, rows.length * kRowH / kMaxScrollPx);
+    this.spacer.style.height = rows.length * kRowH / this.scale + 'px';
+    this.applySort();
+    this.paint();
+  }
+  sortBy(k) {
+    if (this.sortCol === k) this.desc = !this.desc; else { this.sortCol = k; this.desc = false; }
+    this.applySort();
+    this.paint();
+  }
+  applySort() {
+    const c = this.columns[this.sortCol];
+    this.head.querySelectorAll('div').forEach((d, k) => {
+      d.textContent = this.columns[k].label + (k === this.sortCol ? (this.desc ? ' ▼' : ' ▲') : '');
+    });
+    if (c && c.key) this.rows = sortIndices(this.rows, c.key, this.desc);
+  }
+  firstVisible() { return Math.floor(this.body.scrollTop * this.scale / kRowH); }
+  scrollToRow(r) {
+    const viewRows = Math.floor(this.body.clientHeight / kRowH);
+    this.body.scrollTop = Math.max(0, (r - Math.floor(viewRows / 2)) * kRowH / this.scale);
+    this.paint();
+  }
+  paint() {
+    if (!this.el.isConnected || this.el.offsetParent === null) return;
+    const first = this.firstVisible();
+    const count = Math.min(400, Math.ceil(this.body.clientHeight / kRowH) + 2);
+    while (this.pool.length < count) {
+      const row = h('div', { class: 'vr', style: { height: kRowH + 'px' } }, this.columns.map((c) => h('div', {
+        class: c.right ? 'r' : (c.mono ? 'mono' : ''), style: { width: c.width + 'px', flex: c.flex ? '1 0 ' + c.width + 'px' : '0 0 ' + c.width + 'px' } })));
+      row.addEventListener('click', () => { if (row.dataset.i !== undefined) this.onClick(+row.dataset.i); });
+      this.body.append(row);
+      this.pool.push(row);
+    }
+    // Rows sit at scrollTop + their offset so the scaled spacer still scrolls smoothly.
+    const top = this.body.scrollTop - (this.body.scrollTop * this.scale % kRowH);
+    this.pool.forEach((row, k) => {
+      const r = first + k;
+      if (k >= count || r >= this.rows.length) { row.style.display = 'none'; delete row.dataset.i; return; }
+      const i = this.rows[r];
+      row.style.display = '';
+      row.style.top = (top + k * kRowH) + 'px';
+      row.dataset.i = i;
+      row.dataset.r = r;
+      row.classList.toggle('sel', i === this.selected);
+      this.columns.forEach((c, q) => { row.children[q].textContent = c.text(i); });
+    });
+  }
+  // Rendered rows as text (for the self-test).
+  renderedRows() {
+    return this.pool.filter((r) => r.style.display !== 'none' && r.dataset.i !== undefined).map((r) => +r.dataset.i);
+  }
+}
+
+const InstructionsView = {
+  key: 'instructions', title: 'Instructions',
+  mount(el) {
+    this.el = el;
+    this.filter = h('input', { type: 'search', id: 'instr-filter', placeholder: 'filter: MM, unit:VPU, pc:13, src:mlp.cc:131, slow', style: { width: '360px' } });
+    let timer = 0;
+    this.filter.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => this.applyFilter(), 150); });
+    this.count = h('span', { class: 'muted', id: 'instr-count' });
+    el.append(h('h2', {}, 'Instructions'),
+      h('div', { class: 'toolbar' }, this.filter, this.count, h('span', { class: 'spacer', style: { flex: 1 } }),
+        h('span', { class: 'muted' }, 'click a column to sort · click a row to open it in the timeline')));
+    this.host = h('div');
+    el.append(this.host);
+  },
+  render(m, params) {
+    if (this.m !== m) {
+      this.m = m;
+      this.host.innerHTML = '';
+      const src = (i) => { const s = m.sources[m.source[i]]; return s ? s.file.split('/').pop() + ':' + s.line : ''; };
+      const t = (a) => (i) => (a[i] >= 0 ? fmtInt(a[i]) : '–');
+      this.table = new VirtualTable(this.host, 'instr-table', [
+        { label: '#', width: 80, right: true, text: (i) => fmtInt(m.idx[i]), key: (i) => m.idx[i] },
+        { label: 'pc', width: 56, right: true, text: (i) => m.pc[i], key: (i) => m.pc[i] },
+        { label: 'unit', width: 64, text: (i) => m.units[m.unit[i]], key: (i) => m.unit[i] },
+        { label: 'name', width: 100, mono: true, text: (i) => m.names[m.nameId[i]], key: nameRank(m) },
+        { label: 'detail', width: 240, flex: true, mono: true, text: (i) => m.detail[i] },
+        { label: 'dispatch', width: 86, right: true, text: t(m.dispatch), key: (i) => m.dispatch[i] },
+        { label: 'start', width: 86, right: true, text: t(m.start), key: (i) => m.start[i] },
+        { label: 'end', width: 86, right: true, text: t(m.end), key: (i) => m.end[i] },
+        { label: 'busy', width: 72, right: true, text: (i) => fmtInt(m.e[i] - m.s[i]), key: (i) => m.e[i] - m.s[i] },
+        { label: 'work', width: 64, right: true, text: (i) => fmtInt(m.work[i]), key: (i) => m.work[i] },
+        { label: 'wait dep', width: 76, right: true, text: (i) => fmtInt(m.rs[i] - m.ds[i]), key: (i) => m.rs[i] - m.ds[i] },
+        { label: 'wait unit', width: 76, right: true, text: (i) => fmtInt(m.s[i] - m.rs[i]), key: (i) => m.s[i] - m.rs[i] },
+        { label: 'port B', width: 70, right: true, text: (i) => fmtInt(m.portB[i]), key: (i) => m.portB[i] },
+        { label: 'port A', width: 70, right: true, text: (i) => fmtInt(m.portA[i]), key: (i) => m.portA[i] },
+        { label: 'source', width: 130, text: src, key: (i) => m.source[i] },
+      ], (i) => setHash({ view: 'timeline', pin: m.idx[i], t: m.s[i] }, true));
+      this.filter.value = params.filter || '';
+      this.applyFilter(true);
+    }
+    const want = params.filter || '';  // the hash holds the filter (applyFilter writes it)
+    if (want !== this.filter.value) { this.filter.value = want; this.applyFilter(true); }
+    this.table.setHeight(Math.max(240, window.innerHeight - this.host.getBoundingClientRect().top - 24));
+    const pin = params.pin !== undefined ? m.row(+params.pin) : undefined;
+    this.table.selected = pin === undefined ? -1 : pin;
+    if (pin !== undefined && pin !== this.lastPin) {
+      const r = this.table.rows.indexOf(pin);
+      if (r >= 0) this.table.scrollToRow(r);
+    }
+    this.lastPin = pin;
+    this.table.paint();
+  },
+  applyFilter(quiet) {
+    const m = this.m, rows = filterInstrs(m, this.filter.value);
+    this.count.textContent = fmtInt(rows.length) + ' of ' + fmtInt(m.n) + ' instructions';
+    this.table.setRows(rows);
+    if (!quiet) setHash({ filter: this.filter.value || null }, false, false);
+  },
+};
+
+// Ranks of instruction names in alphabetical order, as a sort key.
+function nameRank(m) {
+  const order = m.names.map((_, k) => k).sort((a, b) => (m.names[a] < m.names[b] ? -1 : 1));
+  const rank = new Int32Array(m.names.length);
+  order.forEach((k, r) => { rank[k] = r; });
+  return (i) => rank[m.nameId[i]];
+}
+
+// Instructions matching a filter: space-separated terms, all must hold. unit:NAME, pc:N,
+// src:ID or src:FILE:LINE, slow (busy above nominal), or text found in the name or detail.
+function filterInstrs(m, text) {
+  const terms = text.trim().split(/\s+/).filter(Boolean);
+  const tests = terms.map((term) => {
+    const g = /^(\w+):(.*)$/.exec(term);
+    if (g && g[1] === 'unit') { const u = m.units.findIndex((n) => n.toLowerCase() === g[2].toLowerCase()); return (i) => m.unit[i] === u; }
+    if (g && g[1] === 'pc') { const pc = +g[2]; return (i) => m.pc[i] === pc; }
+    if (g && g[1] === 'src') {
+      const ids = new Set();
+      if (/^-?\d+$/.test(g[2])) ids.add(+g[2]);
+      else m.sources.forEach((s, k) => { if ((s.file + ':' + s.line).endsWith(g[2])) ids.add(k); });
+      return (i) => ids.has(m.source[i]);
+    }
+    if (term === 'slow') return (i) => m.e[i] - m.s[i] > m.work[i];
+    const low = term.toLowerCase();
+    const nameHit = new Uint8Array(m.names.length).map((_, k) => (m.names[k].toLowerCase().includes(low) ? 1 : 0));
+    return (i) => nameHit[m.nameId[i]] === 1 || m.detail[i].toLowerCase().includes(low);
+  });
+  if (!tests.length) return new Uint32Array(m.n).map((_, i) => i);
+  const out = new Uint32Array(m.n);
+  let k = 0;
+  for (let i = 0; i < m.n; ++i) if (tests.every((f) => f(i))) out[k++] = i;
+  return out.slice(0, k);
+}
+
+const SourceView = {
+  key: 'source', title: 'Source',
+  mount(el) {
+    this.el = el;
+    el.append(h('h2', {}, 'Source'), h('p', { class: 'muted' }, 'Per kernel source line: the instructions it emitted and their cycles. Click a line to list its instructions.'));
+    this.host = h('div');
+    el.append(this.host);
+  },
+  render(m) {
+    if (this.m === m) { this.table.paint(); return; }
+    this.m = m;
+    this.host.innerHTML = '';
+    const rows = m.sourceRows;
+    const total = rows.reduce((a, r) => a + r.busy, 0) || 1;
+    const S = (k) => m.sources[rows[k].id] || null;
+    this.table = new VirtualTable(this.host, 'source-table', [
+      { label: 'file:line', width: 200, text: (k) => (S(k) ? S(k).file.split('/').pop() + ':' + S(k).line : '(no source)'), key: (k) => rows[k].id },
+      { label: 'function', width: 170, text: (k) => (S(k) ? S(k).func.split('::').pop() : '') },
+      { label: 'source text', width: 280, flex: true, mono: true, text: (k) => (S(k) ? String(S(k).text).trim() : '') },
+      { label: 'instrs', width: 72, right: true, text: (k) => fmtInt(rows[k].count), key: (k) => rows[k].count },
+      { label: 'busy', width: 86, right: true, text: (k) => fmtInt(rows[k].busy), key: (k) => rows[k].busy },
+      { label: 'share', width: 64, right: true, text: (k) => fmtPct(rows[k].busy / total), key: (k) => rows[k].busy },
+      { label: 'work', width: 80, right: true, text: (k) => fmtInt(rows[k].work), key: (k) => rows[k].work },
+      { label: 'wait dep', width: 80, right: true, text: (k) => fmtInt(rows[k].waitDep), key: (k) => rows[k].waitDep },
+      { label: 'wait unit', width: 80, right: true, text: (k) => fmtInt(rows[k].waitUnit), key: (k) => rows[k].waitUnit },
+      { label: 'port B', width: 76, right: true, text: (k) => fmtInt(rows[k].portB), key: (k) => rows[k].portB },
+      { label: 'port A', width: 76, right: true, text: (k) => fmtInt(rows[k].portA), key: (k) => rows[k].portA },
+    ], (k) => setHash({ view: 'instructions', filter: 'src:' + rows[k].id }, true));
+    this.table.setHeight(Math.min(rows.length * kRowH + 4, Math.max(200, window.innerHeight - 200)));
+    this.table.setRows(new Uint32Array(rows.length).map((_, k) => k));
+    this.table.sortBy(4);
+    this.table.sortBy(4);  // busiest first
+  },
+};

@@ -1,0 +1,18 @@
+// The Lens app page: lens/app/index.html with lens/app/js/*.js inlined, embedded at build time
+// (lens/app/embed_page.cmake). Without a profile it opens one from /profile or a picked file.
+#ifndef OTPU_LENS_APP_PAGE_H_
+#define OTPU_LENS_APP_PAGE_H_
+
+#include <string_view>
+
+namespace otpu::lens {
+
+// The page's bytes (UTF-8 HTML), valid for the life of the program.
+std::string_view AppPage();
+
+// Marker inside the page's lens-data element that `lens html` replaces with a profile.
+inline constexpr std::string_view kPageDataMarker = "<!--@LENS_DATA@-->";
+
+}  // namespace otpu::lens
+
+#endif  // OTPU_LENS_APP_PAGE_H_

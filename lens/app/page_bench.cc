@@ -1,0 +1,90 @@
+// lens_page_bench: measures the Lens app on a synthetic profile (scripts/bench.sh). Writes a
+// profile of N instructions, times `lens html` on it (ExportHtml), loads the page in headless
+// chromium and reports the page's load-to-ready time and, with --selftest, its self-test.
+// Prints one JSON object. Measures, never asserts (exit 1 only when it cannot measure).
+#include <boost/program_options.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "lens/app/chromium.h"
+#include "lens/html_export.h"
+#include "lens/otpuprof.h"
+#include "lens/synthetic.h"
+
+namespace otpu::lens {
+namespace {
+
+namespace po = boost::program_options;
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+int Main(int argc, char** argv) {
+  po::options_description opts("lens_page_bench options");
+  opts.add_options()("instrs", po::value<int64_t>()->default_value(1000000), "instructions")
+      ("dir", po::value<std::string>()->default_value(std::filesystem::temp_directory_path().string()), "where the files go")
+      ("selftest", po::bool_switch(), "also run the page's #selftest and report it")
+      ("keep", po::bool_switch(), "keep the profile and page");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, opts), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "lens_page_bench: " << e.what() << "\n";
+    return 2;
+  }
+  const int64_t n = vm["instrs"].as<int64_t>();
+  const std::string base = (std::filesystem::path(vm["dir"].as<std::string>()) /
+                            ("lens_page_bench." + std::to_string(::getpid()))).string();
+  Status w = Write(base + ".otpuprof", SyntheticFile({ProfileKind::kRtl}, n));
+  if (!w.ok()) {
+    std::cerr << "lens_page_bench: " << w.message() << "\n";
+    return 1;
+  }
+  Clock::time_point t0 = Clock::now();
+  StatusOr<HtmlExportInfo> info = ExportHtml(base + ".otpuprof", base + ".html");
+  double html_s = Since(t0);
+  if (!info.ok()) {
+    std::cerr << "lens_page_bench: " << info.status().message() << "\n";
+    return 1;
+  }
+  StatusOr<std::unique_ptr<HeadlessChromium>> c = HeadlessChromium::Start();
+  if (!c.ok()) {
+    std::cerr << "lens_page_bench: " << c.status().message() << "\n";
+    return 1;
+  }
+  const bool selftest = vm["selftest"].as<bool>();
+  t0 = Clock::now();
+  Status nav = (*c)->Navigate("file://" + base + ".html" + (selftest ? "#selftest" : ""), 300);
+  StatusOr<std::string> ready = (*c)->WaitForString("document.body.dataset.ready || ''", 300);
+  double wall_s = Since(t0);
+  StatusOr<std::string> timing = (*c)->Evaluate("JSON.stringify(lens.app.timing)");
+  std::string verdict = "\"skipped\"", result = "null";
+  if (selftest) {
+    StatusOr<std::string> v = (*c)->WaitForString("document.body.dataset.selftest || ''", 600);
+    verdict = v.ok() ? "\"" + *v + "\"" : "\"timeout\"";
+    StatusOr<std::string> r = (*c)->Evaluate("document.getElementById('selftest-result').textContent");
+    if (r.ok()) result = *r;
+  }
+  std::printf(
+      "{\"instrs\": %lld, \"profile_bytes\": %lld, \"page_bytes\": %lld, \"html_write_s\": %.3f,"
+      " \"page_ready\": %s, \"load_to_ready_wall_s\": %.3f, \"page_timing\": %s,"
+      " \"selftest\": %s, \"selftest_result\": %s, \"page_errors\": %zu}\n",
+      (long long)n, (long long)info->profile_bytes, (long long)info->page_bytes, html_s,
+      ready.ok() ? ("\"" + *ready + "\"").c_str() : "\"timeout\"", wall_s,
+      timing.ok() ? timing->c_str() : "null", verdict.c_str(), result.c_str(), (*c)->errors().size());
+  for (const std::string& e : (*c)->errors()) std::cerr << "page error: " << e << "\n";
+  if (!vm["keep"].as<bool>()) {
+    std::filesystem::remove(base + ".otpuprof");
+    std::filesystem::remove(base + ".html");
+  }
+  return nav.ok() && ready.ok() ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace otpu::lens
+
+int main(int argc, char** argv) { return otpu::lens::Main(argc, argv); }

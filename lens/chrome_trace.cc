@@ -1,0 +1,145 @@
+#include "lens/chrome_trace.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "lens/gzip.h"
+#include "lens/html_export.h"
+#include "lens/otpuprof.h"
+#include "rapidjson/stringbuffer.h"
+#include "rapidjson/writer.h"
+
+namespace otpu::lens {
+namespace {
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+// Overlapping instructions of one unit go to extra threads (tid = unit * kLaneStride + lane).
+constexpr int kLaneStride = 16;
+
+void Meta(Writer& w, const char* name, int pid, int tid, const std::string& value, bool sort = false) {
+  w.StartObject();
+  w.Key("ph"); w.String("M");
+  w.Key("name"); w.String(name);
+  w.Key("pid"); w.Int(pid);
+  w.Key("tid"); w.Int(tid);
+  w.Key("args");
+  w.StartObject();
+  if (sort) {
+    w.Key("sort_index"); w.Int(std::stoi(value));
+  } else {
+    w.Key("name"); w.String(value.c_str());
+  }
+  w.EndObject();
+  w.EndObject();
+}
+
+void Counter(Writer& w, int pid, const char* name, double ts, double value) {
+  w.StartObject();
+  w.Key("ph"); w.String("C");
+  w.Key("name"); w.String(name);
+  w.Key("pid"); w.Int(pid);
+  w.Key("ts"); w.Double(ts);
+  w.Key("args");
+  w.StartObject();
+  w.Key("value"); w.Double(value);
+  w.EndObject();
+  w.EndObject();
+}
+
+void Profile1(Writer& w, const Profile& p, int pid) {
+  const double us = 1.0 / (p.clock_mhz > 0 ? p.clock_mhz : 100);
+  Meta(w, "process_name", pid, 0, p.name + " (" + KindName(p.kind) + ")");
+  // Lanes: instructions of a unit in start order, each in the first lane free at its start.
+  std::vector<size_t> order(p.instrs.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto start = [&](size_t i) { return p.instrs[i].start >= 0 ? p.instrs[i].start : p.cycles; };
+  auto end = [&](size_t i) { return std::max(p.instrs[i].end >= 0 ? p.instrs[i].end : p.cycles, start(i)); };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return start(a) < start(b); });
+  std::vector<std::vector<int64_t>> lane_end(p.units.size());
+  std::vector<int> lane(p.instrs.size(), 0);
+  for (size_t i : order) {
+    auto& ends = lane_end[size_t(std::clamp<int32_t>(p.instrs[i].unit, 0, int32_t(p.units.size()) - 1))];
+    size_t k = 0;
+    while (k < ends.size() && ends[k] > start(i)) ++k;
+    if (k == ends.size()) {
+      if (k + 1 >= size_t(kLaneStride)) k = 0;
+      else ends.push_back(0);
+    }
+    ends[k] = std::max(ends[k], end(i));
+    lane[i] = int(k);
+  }
+  for (size_t u = 0; u < p.units.size(); ++u) {
+    for (size_t k = 0; k < lane_end[u].size(); ++k) {
+      int tid = int(u) * kLaneStride + int(k) + 1;
+      Meta(w, "thread_name", pid, tid, p.units[u] + (k ? " " + std::to_string(k + 1) : ""));
+      Meta(w, "thread_sort_index", pid, tid, std::to_string(tid), true);
+    }
+  }
+  for (size_t i : order) {
+    const InstrRow& r = p.instrs[i];
+    w.StartObject();
+    w.Key("ph"); w.String("X");
+    w.Key("name"); w.String(r.name.c_str());
+    w.Key("cat"); w.String(size_t(r.unit) < p.units.size() ? p.units[size_t(r.unit)].c_str() : "?");
+    w.Key("pid"); w.Int(pid);
+    w.Key("tid"); w.Int(std::clamp<int32_t>(r.unit, 0, int32_t(p.units.size()) - 1) * kLaneStride + lane[i] + 1);
+    w.Key("ts"); w.Double(double(start(i)) * us);
+    w.Key("dur"); w.Double(double(end(i) - start(i)) * us);
+    w.Key("args");
+    w.StartObject();
+    w.Key("idx"); w.Int64(r.idx);
+    w.Key("pc"); w.Int64(r.pc);
+    w.Key("detail"); w.String(r.detail.c_str());
+    w.Key("dispatch"); w.Int64(r.dispatch);
+    w.Key("ready"); w.Int64(r.ready);
+    if (r.release >= 0) { w.Key("release"); w.Int64(r.release); }
+    w.Key("start"); w.Int64(r.start);
+    w.Key("end"); w.Int64(r.end);
+    w.Key("work"); w.Int64(r.work);
+    w.Key("port_b"); w.Int64(r.port_b);
+    w.Key("port_a"); w.Int64(r.port_a);
+    for (const CounterValue& c : r.counters) { w.Key(c.name.c_str()); w.Int64(c.value); }
+    if (r.source >= 0 && size_t(r.source) < p.sources.size()) {
+      const Source& s = p.sources[size_t(r.source)];
+      w.Key("source"); w.String((s.file + ":" + std::to_string(s.line)).c_str());
+    }
+    w.EndObject();
+    w.EndObject();
+  }
+  if (p.slices.empty()) return;
+  const Buckets& b = p.slices[0].buckets;
+  const double depth = std::max(1, p.config.FIFO_DEPTH);
+  for (size_t k = 0; k < b.size(); ++k) {
+    const double n = std::max<int64_t>(1, b.n[k]);
+    const double ts = double(b.c[k] + 1 - b.n[k]) * us;
+    Counter(w, pid, "port B chunks/cycle", ts, double(b.bm[k] + b.bd[k]) / n);
+    Counter(w, pid, "MXU busy", ts, double(b.mx[k]) / n);
+    Counter(w, pid, "DRAM stalls", ts, double(b.bs[k] + b.as[k]) / n);
+    Counter(w, pid, "TMEM losses", ts, double(b.fm[k] + b.fq[k] + b.fv[k] + b.fc[k]) / n);
+    Counter(w, pid, "FIFO level", ts, double(b.ff[k]) / depth);
+  }
+}
+
+}  // namespace
+
+std::string ChromeTraceJson(const ProfileFile& file) {
+  rapidjson::StringBuffer buf;
+  Writer w(buf);
+  w.StartObject();
+  w.Key("displayTimeUnit"); w.String("ns");
+  w.Key("traceEvents");
+  w.StartArray();
+  for (size_t i = 0; i < file.profiles.size(); ++i) Profile1(w, file.profiles[i], int(i) + 1);
+  w.EndArray();
+  w.EndObject();
+  return std::string(buf.GetString(), buf.GetSize());
+}
+
+Status WriteChromeTrace(const ProfileFile& file, const std::string& out) {
+  StatusOr<std::string> gz = GzipCompress(ChromeTraceJson(file), kGzipLevel);
+  if (!gz.ok()) return gz.status().WithContext(out);
+  return WriteFileAtomically(out, *gz);
+}
+
+}  // namespace otpu::lens

@@ -1,0 +1,94 @@
+#include "lens/chrome_trace.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "lens/gzip.h"
+#include "lens/synthetic.h"
+#include "rapidjson/document.h"
+
+namespace otpu::lens {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(ChromeTrace, HasACompleteEventPerInstructionInMicroseconds) {
+  ProfileFile f = SyntheticFile({ProfileKind::kRtl}, 200);
+  f.profiles[0].clock_mhz = 250;
+  rapidjson::Document d;
+  d.Parse(ChromeTraceJson(f).c_str());
+  ASSERT_TRUE(d.IsObject());
+  int complete = 0;
+  for (const auto& e : d["traceEvents"].GetArray()) {
+    if (std::string(e["ph"].GetString()) != "X") continue;
+    const InstrRow& r = f.profiles[0].instrs[size_t(e["args"]["idx"].GetInt64())];
+    EXPECT_DOUBLE_EQ(e["ts"].GetDouble(), double(r.start) / 250);
+    EXPECT_DOUBLE_EQ(e["dur"].GetDouble(), double(r.end - r.start) / 250);
+    EXPECT_EQ(e["name"].GetString(), r.name);
+    ++complete;
+  }
+  EXPECT_EQ(complete, 200);
+}
+
+TEST(ChromeTrace, NamesAThreadPerUnitAndCountersHaveOneValue) {
+  ProfileFile f = SyntheticFile({ProfileKind::kIsa}, 64);
+  rapidjson::Document d;
+  d.Parse(ChromeTraceJson(f).c_str());
+  std::set<std::string> threads, counters;
+  for (const auto& e : d["traceEvents"].GetArray()) {
+    std::string ph = e["ph"].GetString(), name = e["name"].GetString();
+    if (ph == "M" && name == "thread_name") threads.insert(e["args"]["name"].GetString());
+    if (ph == "C") {
+      counters.insert(name);
+      EXPECT_EQ(e["args"].MemberCount(), 1u);
+      EXPECT_TRUE(e["args"].HasMember("value"));
+    }
+  }
+  for (const char* unit : {"DMA", "MXU", "QUANT", "VPU"}) EXPECT_TRUE(threads.count(unit)) << unit;
+  EXPECT_EQ(counters, (std::set<std::string>{"port B chunks/cycle", "MXU busy", "DRAM stalls", "TMEM losses", "FIFO level"}));
+}
+
+TEST(ChromeTrace, OverlappingInstructionsGetTheirOwnThread) {
+  ProfileFile f;
+  Profile& p = f.profiles.emplace_back();
+  p.cycles = 100;
+  for (int k = 0; k < 2; ++k) {
+    InstrRow& r = p.instrs.emplace_back();
+    r.unit = 1;
+    r.name = "MM";
+    r.idx = k;
+    r.start = 10 * k;
+    r.end = 50;
+  }
+  rapidjson::Document d;
+  d.Parse(ChromeTraceJson(f).c_str());
+  std::set<int> tids;
+  for (const auto& e : d["traceEvents"].GetArray()) {
+    if (std::string(e["ph"].GetString()) == "X") tids.insert(e["tid"].GetInt());
+  }
+  EXPECT_EQ(tids.size(), 2u);
+}
+
+TEST(WriteChromeTrace, WritesGzipOfTheJson) {
+  std::string tmpl = (fs::temp_directory_path() / "chrome_trace_test.XXXXXX").string();
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  ProfileFile f = SyntheticFile({ProfileKind::kHw}, 30);
+  const std::string out = tmpl + "/t.json.gz";
+  ASSERT_TRUE(WriteChromeTrace(f, out).ok());
+  std::ifstream in(out, std::ios::binary);
+  std::string gz((std::istreambuf_iterator<char>(in)), {});
+  StatusOr<std::string> json = GzipDecompress(gz);
+  ASSERT_TRUE(json.ok());
+  EXPECT_EQ(*json, ChromeTraceJson(f));
+  Status bad = WriteChromeTrace(f, tmpl + "/no/dir/t.json.gz");
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find(tmpl + "/no/dir/t.json.gz"), std::string::npos) << bad.message();
+  fs::remove_all(tmpl);
+}
+
+}  // namespace
+}  // namespace otpu::lens

@@ -1,0 +1,42 @@
+// `lens html`: one standalone page, the Lens app with a profile embedded (docs/lens-app.md).
+#ifndef OTPU_LENS_HTML_EXPORT_H_
+#define OTPU_LENS_HTML_EXPORT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "workloads/common/status.h"
+
+namespace otpu::lens {
+
+// Base64 (RFC 4648, standard alphabet, padded) of `data`.
+std::string Base64Encode(std::string_view data);
+
+// `page` with `gzip_bytes` put, as base64, into its lens-data element (replacing
+// kPageDataMarker) and `name` as the element's data-name. No check of the bytes: the page itself
+// reports a bad profile. InvalidArgument when `page` does not hold the marker exactly once.
+StatusOr<std::string> EmbedProfile(std::string_view page, std::string_view gzip_bytes,
+                                   std::string_view name);
+
+// What ExportHtml wrote.
+struct HtmlExportInfo {
+  int64_t page_bytes = 0;     // size of the written page
+  int64_t profile_bytes = 0;  // gzip bytes embedded
+  int profiles = 0;           // profiles in the file
+};
+
+// Reads the profile file at `path` (gzip or plain JSON), checks it as every reader does
+// (DataLoss naming the file and what is wrong, NotFound / Internal for I/O), and writes the app
+// page with it embedded to `out`: to `out.tmp.<pid>` first, renamed over `out` when complete.
+StatusOr<HtmlExportInfo> ExportHtml(const std::string& path, const std::string& out);
+
+// Writes `data` to `path` through `path.tmp.<pid>` and a rename; errors name the path.
+Status WriteFileAtomically(const std::string& path, std::string_view data);
+
+// The whole file at `path`; NotFound or Internal naming it.
+StatusOr<std::string> ReadWholeFile(const std::string& path);
+
+}  // namespace otpu::lens
+
+#endif  // OTPU_LENS_HTML_EXPORT_H_

@@ -1,0 +1,279 @@
+// The MXU's consumer (docs/rtl-core.md "MXU"): takes the streamed MM when the sequencer
+// releases it, then consumes one weight chunk a cycle in the streamer's order (per pass, per W
+// row j, per chunk), MCOLS columns at once, column c accumulating out[pass*MCOLS + c][j]
+// (otpu_mxu_col) from ACT RAM row act_row + pass*MCOLS + c. A row starts from +0, or with ACC
+// from the preloaded old value; its last chunk hands the results to the drain.
+module otpu_mxu_cons
+  import otpu_core_pkg::*;
+#(
+  parameter int unsigned D          = 32,
+  parameter int unsigned MCOLS      = 8,
+  parameter int unsigned ACT_BLOCKS = 128,
+  parameter int unsigned ACT_ROWS   = 16,
+  parameter int unsigned TMEM_WORDS = 65536
+) (
+  input  logic                                         clk_i,
+  input  logic                                         rst_ni,
+  // the streamed MM and its release
+  input  logic                                         q_valid_i,
+  input  logic [3:0]                                   q_slot_i,
+  input  logic [INSTR_W-1:0]                           q_instr_i,
+  input  logic                                         release_i,
+  output logic                                         release_ack_o,
+  // FIFO heads
+  input  logic                                         w_valid_i,
+  input  logic [D*8-1:0]                               w_data_i,
+  input  logic                                         s_valid_i,
+  input  logic [31:0]                                  s_data_i,
+  input  logic                                         s2_valid_i,
+  input  logic [31:0]                                  s2_data_i,
+  output logic                                         w_pop_o,
+  output logic [1:0]                                   s_pop_o,
+  // ACT RAM: blocks b and b+1 of every row
+  output logic [$clog2(ACT_BLOCKS)-1:0]                act_rd_block_o,
+  input  logic [ACT_ROWS-1:0][1:0][D*8-1:0]            act_rd_data_i,
+  input  logic [ACT_ROWS-1:0][1:0][31:0]               act_rd_scale_i,
+  // preload
+  output logic                                         pl_start_o,
+  output logic [$clog2(TMEM_WORDS)-1:0]                pl_base_o,
+  output logic [15:0]                                  pl_stride_o,
+  output logic [31:0]                                  pl_n_o,
+  output logic [7:0]                                   pl_m_o,
+  output logic                                         pl_strict_o,
+  input  logic                                         pl_valid_i,
+  input  logic [MCOLS-1:0][31:0]                       pl_data_i,
+  output logic                                         pl_take_o,
+  // drain
+  output logic                                         dr_push_o,
+  input  logic                                         dr_ready_i,
+  output logic [MCOLS-1:0][31:0]                       dr_data_o,
+  output logic [$clog2(TMEM_WORDS)-1:0]                dr_base_o,
+  output logic [15:0]                                  dr_stride_o,
+  output logic [MCOLS-1:0]                             dr_cols_o,
+  output logic [3:0]                                   dr_slot_o,
+  output logic                                         dr_last_o,
+  // status
+  output logic                                         busy_o,
+  output logic [3:0]                                   slot_o,
+  output logic                                         starve_o,   // waiting for a chunk
+  output logic                                         stall_tm_o  // waiting for drain/preload
+);
+
+  localparam int unsigned AW = $clog2(TMEM_WORDS);
+  localparam int unsigned LD = $clog2(D);
+  localparam int unsigned LM = $clog2(MCOLS);
+  localparam int unsigned RW = $clog2(ACT_ROWS);
+  localparam int unsigned BW = $clog2(ACT_BLOCKS);
+
+  ////////////
+  // Decode //
+  ////////////
+
+  logic [31:0] w1, w4, w5, w7;
+  logic [7:0]  flags;
+  assign flags = q_instr_i[31:24];
+  assign w1    = q_instr_i[63:32];
+  assign w4    = q_instr_i[159:128];
+  assign w5    = q_instr_i[191:160];
+  assign w7    = q_instr_i[255:224];
+
+  logic unused_instr;
+  assign unused_instr = ^{q_instr_i[23:0], q_instr_i[127:64], q_instr_i[223:192], flags[7:4],
+                          w1[31:AW], w5[31:24+RW], w7[31:16+BW]};
+
+  ///////////
+  // State //
+  ///////////
+
+  logic                   act_q, act_d;
+  logic [3:0]             slot_q, slot_d;
+  logic                   accf_q, accf_d, unit_q, unit_d, four_q, four_d, fp4_q, fp4_d;
+  logic [AW-1:0]          obase_q, obase_d;       // out[pass*MCOLS][0]
+  logic [15:0]            os_q, os_d;
+  logic [31:0]            n_q, n_d, j_q, j_d;
+  logic [7:0]             m_q, m_d;
+  logic [4:0]             passes_q, passes_d, p_q, p_d;
+  logic [15:0]            chunks_q, chunks_d, c_q, c_d;
+  logic [RW-1:0]          arow_q, arow_d;         // ACT RAM row of column 0
+  logic [BW-1:0]          blk0_q, blk0_d, blk_q, blk_d;
+  logic [MCOLS-1:0][31:0] accv_q, accv_d;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      act_q    <= 1'b0;
+      slot_q   <= '0;
+      accf_q   <= 1'b0;
+      unit_q   <= 1'b0;
+      four_q   <= 1'b0;
+      fp4_q    <= 1'b0;
+      obase_q  <= '0;
+      os_q     <= '0;
+      n_q      <= '0;
+      j_q      <= '0;
+      m_q      <= '0;
+      passes_q <= '0;
+      p_q      <= '0;
+      chunks_q <= '0;
+      c_q      <= '0;
+      arow_q   <= '0;
+      blk0_q   <= '0;
+      blk_q    <= '0;
+      accv_q   <= '0;
+    end else begin
+      act_q    <= act_d;
+      slot_q   <= slot_d;
+      accf_q   <= accf_d;
+      unit_q   <= unit_d;
+      four_q   <= four_d;
+      fp4_q    <= fp4_d;
+      obase_q  <= obase_d;
+      os_q     <= os_d;
+      n_q      <= n_d;
+      j_q      <= j_d;
+      m_q      <= m_d;
+      passes_q <= passes_d;
+      p_q      <= p_d;
+      chunks_q <= chunks_d;
+      c_q      <= c_d;
+      arow_q   <= arow_d;
+      blk0_q   <= blk0_d;
+      blk_q    <= blk_d;
+      accv_q   <= accv_d;
+    end
+  end
+
+  /////////////
+  // Columns //
+  /////////////
+
+  logic first, last, last_row;
+  assign first    = (c_q == '0);
+  assign last     = (c_q + 16'd1 == chunks_q);
+  assign last_row = (j_q + 32'd1 == n_q) && (p_q + 5'd1 == passes_q);
+
+  assign act_rd_block_o = blk_q;
+
+  logic [MCOLS-1:0][31:0] col_acc;
+  for (genvar c = 0; c < MCOLS; c++) begin : gen_col
+    logic [RW-1:0] row;
+    logic [31:0]   acc_in;
+    assign row    = arow_q + RW'(c);
+    assign acc_in = !first ? accv_q[c] : (accf_q ? pl_data_i[c] : 32'd0);
+
+    otpu_mxu_col #(
+      .D(D)
+    ) u_col (
+      .w_i       (w_data_i),
+      .act_i     (act_rd_data_i[row]),
+      .sa_i      (act_rd_scale_i[row]),
+      .sw_i      ({s2_data_i, s_data_i}),
+      .unit_i    (unit_q),
+      .four_bit_i(four_q),
+      .fp4_i     (fp4_q),
+      .acc_i     (acc_in),
+      .acc_o     (col_acc[c])
+    );
+  end
+
+  /////////////
+  // Control //
+  /////////////
+
+  logic data_ok, go;
+  assign data_ok = w_valid_i && (unit_q || (s_valid_i && (!four_q || s2_valid_i)));
+  assign go      = act_q && data_ok && (!first || !accf_q || pl_valid_i) &&
+                   (!last || dr_ready_i);
+
+  assign release_ack_o = release_i && q_valid_i && !act_q;
+  assign pl_start_o    = release_ack_o && flags[0];
+  assign pl_base_o     = w1[AW-1:0];
+  assign pl_stride_o   = w7[15:0];
+  assign pl_n_o        = w4;
+  assign pl_m_o        = w5[23:16];
+  assign pl_strict_o   = (w5[23:16] > 8'd1) && ({16'd0, w7[15:0]} < w4);
+  assign pl_take_o     = go && first && accf_q;
+
+  assign w_pop_o     = go;
+  assign s_pop_o     = (!go || unit_q) ? 2'd0 : (four_q ? 2'd2 : 2'd1);
+  assign dr_push_o   = go && last;
+  assign dr_data_o   = col_acc;
+  assign dr_base_o   = obase_q + AW'(j_q);
+  assign dr_stride_o = os_q;
+  assign dr_slot_o   = slot_q;
+  assign dr_last_o   = last_row;
+  always_comb begin
+    for (int c = 0; c < int'(MCOLS); c++) begin
+      dr_cols_o[c] = (9'(c) < 9'(m_q) - (9'(p_q) << LM));
+    end
+  end
+
+  assign busy_o     = act_q;
+  assign slot_o     = slot_q;
+  assign starve_o   = act_q && !data_ok;
+  assign stall_tm_o = act_q && data_ok && !go;
+
+  always_comb begin
+    act_d    = act_q;
+    slot_d   = slot_q;
+    accf_d   = accf_q;
+    unit_d   = unit_q;
+    four_d   = four_q;
+    fp4_d    = fp4_q;
+    obase_d  = obase_q;
+    os_d     = os_q;
+    n_d      = n_q;
+    j_d      = j_q;
+    m_d      = m_q;
+    passes_d = passes_q;
+    p_d      = p_q;
+    chunks_d = chunks_q;
+    c_d      = c_q;
+    arow_d   = arow_q;
+    blk0_d   = blk0_q;
+    blk_d    = blk_q;
+    accv_d   = accv_q;
+
+    if (release_ack_o) begin
+      act_d    = 1'b1;
+      slot_d   = q_slot_i;
+      accf_d   = flags[0];
+      unit_d   = flags[1];
+      four_d   = (flags[3:2] != 2'd0);
+      fp4_d    = (flags[3:2] == 2'd2);
+      obase_d  = w1[AW-1:0];
+      os_d     = w7[15:0];
+      n_d      = w4;
+      m_d      = w5[23:16];
+      passes_d = 5'((9'(w5[23:16]) + 9'(MCOLS) - 9'd1) >> LM);
+      chunks_d = (flags[3:2] != 2'd0) ? 16'(w5[15:0] >> (LD + 1)) : 16'(w5[15:0] >> LD);
+      j_d      = '0;
+      p_d      = '0;
+      c_d      = '0;
+      arow_d   = w5[24 +: RW];
+      blk0_d   = w7[16 +: BW];
+      blk_d    = w7[16 +: BW];
+    end
+
+    if (go) begin
+      accv_d = col_acc;
+      if (!last) begin
+        c_d   = c_q + 16'd1;
+        blk_d = blk_q + (four_q ? BW'(2) : BW'(1));
+      end else begin
+        c_d   = '0;
+        blk_d = blk0_q;
+        if (j_q + 32'd1 < n_q) begin
+          j_d = j_q + 32'd1;
+        end else if (p_q + 5'd1 < passes_q) begin
+          j_d     = '0;
+          p_d     = p_q + 5'd1;
+          obase_d = obase_q + AW'(MCOLS * os_q);
+          arow_d  = arow_q + RW'(MCOLS);
+        end else begin
+          act_d = 1'b0;
+        end
+      end
+    end
+  end
+
+endmodule : otpu_mxu_cons

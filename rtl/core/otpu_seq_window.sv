@@ -1,0 +1,213 @@
+// The dispatch window (docs/rtl-core.md "Window" and "Issue"): WIN slots, each holding a
+// dispatched unit instruction, its footprint and its dependency masks. A new instruction
+// depends on every older slot it conflicts with; each unit starts its oldest instruction once
+// that instruction's dependencies have ended. The MXU is two-phase: its streamer starts an MM
+// when the MM's DRAM dependencies have ended, its consumer takes it (release) when all have.
+module otpu_seq_window
+  import otpu_pkg::*;
+  import otpu_core_pkg::*;
+#(
+  parameter int unsigned WIN = 16
+) (
+  input  logic                              clk_i,
+  input  logic                              rst_ni,
+  input  logic                              clear_i,        // run start
+  input  logic [31:0]                       cycle_i,        // for ready timestamps
+  // Dispatch: a unit instruction takes the lowest free slot.
+  input  logic                              disp_valid_i,
+  output logic                              disp_ready_o,   // a slot is free
+  output logic [3:0]                        disp_slot_o,
+  input  logic [1:0]                        disp_unit_i,
+  input  fprint_t                           disp_fp_i,
+  input  logic [INSTR_W-1:0]                disp_instr_i,
+  // Issue: each unit's oldest instruction, offered when its dependencies have ended.
+  output logic [NUM_UNITS-1:0]              issue_valid_o,
+  input  logic [NUM_UNITS-1:0]              issue_ready_i,
+  output logic [NUM_UNITS-1:0][3:0]         issue_slot_o,
+  output logic [NUM_UNITS-1:0][INSTR_W-1:0] issue_instr_o,
+  output logic [NUM_UNITS-1:0][31:0]        issue_rdy_cyc_o, // first cycle it was ready
+  // Completion: the slot's instruction has ended; it leaves the window at this edge.
+  input  logic [NUM_UNITS-1:0]              done_i,
+  input  logic [NUM_UNITS-1:0][3:0]         done_slot_i,
+  // MXU release: the oldest started MM whose dependencies have all ended.
+  output logic                              release_o,
+  output logic [3:0]                        release_slot_o,
+  input  logic                              release_ack_i,
+  output logic                              empty_o
+);
+
+  localparam int unsigned UnitMxu = 1;
+
+  logic [WIN-1:0]          valid_d, valid_q;
+  logic [WIN-1:0][WIN-1:0] dep_d, dep_q;      // dep_q[s][o]: s waits for o to end
+  logic [WIN-1:0][WIN-1:0] drdep_d, drdep_q;  // the subset due to DRAM (MM streamer)
+  logic [WIN-1:0]          is_mm_d, is_mm_q;
+  logic [WIN-1:0]          rdy_d, rdy_q;      // ready seen, at rdy_cyc_q
+  logic [31:0]             rdy_cyc_q[WIN];
+  fprint_t                 fp_q[WIN];
+  logic [INSTR_W-1:0]      instr_q[WIN];
+
+  ///////////////////////////
+  // Slots leaving, joining //
+  ///////////////////////////
+
+  logic [WIN-1:0] ending;
+  always_comb begin
+    ending = '0;
+    for (int u = 0; u < NUM_UNITS; u++) begin
+      if (done_i[u]) begin
+        ending[done_slot_i[u]] = 1'b1;
+      end
+    end
+  end
+
+  logic [3:0] free_slot;
+  always_comb begin
+    disp_ready_o = 1'b0;
+    free_slot    = '0;
+    for (int s = WIN - 1; s >= 0; s--) begin
+      if (!valid_q[s]) begin
+        disp_ready_o = 1'b1;
+        free_slot    = 4'(s);
+      end
+    end
+  end
+  assign disp_slot_o = free_slot;
+
+  logic dispatch;
+  assign dispatch = disp_valid_i && disp_ready_o;
+
+  // The new instruction's conflicts with every slot in the window (ending ones included: a
+  // dependency ending this cycle still delays readiness to the next).
+  logic [WIN-1:0] conf, drconf;
+  always_comb begin
+    for (int s = 0; s < WIN; s++) begin
+      conf[s]   = valid_q[s] && fprint_conflict(disp_fp_i, fp_q[s], 1'b0);
+      drconf[s] = valid_q[s] && fprint_conflict(disp_fp_i, fp_q[s], 1'b1);
+    end
+  end
+
+  logic disp_is_mm;
+  assign disp_is_mm = disp_unit_i == 2'(UnitMxu);
+
+  ////////////////////////
+  // Readiness and deps //
+  ////////////////////////
+
+  // The dependencies that gate a slot's start: DRAM ones for an MM, all for the others.
+  logic [WIN-1:0] gate_clear;
+  always_comb begin
+    for (int s = 0; s < WIN; s++) begin
+      gate_clear[s] = (is_mm_q[s] ? drdep_q[s] : dep_q[s]) == '0;
+    end
+  end
+
+  always_comb begin
+    valid_d = valid_q & ~ending;
+    is_mm_d = is_mm_q;
+    rdy_d   = valid_d & (rdy_q | gate_clear);
+    for (int s = 0; s < WIN; s++) begin
+      dep_d[s]   = dep_q[s] & ~ending;
+      drdep_d[s] = drdep_q[s] & ~ending;
+    end
+    if (dispatch) begin
+      valid_d[free_slot] = 1'b1;
+      is_mm_d[free_slot] = disp_is_mm;
+      dep_d[free_slot]   = conf & ~ending;
+      drdep_d[free_slot] = drconf & ~ending;
+      rdy_d[free_slot]   = (disp_is_mm ? drconf : conf) == '0;
+    end
+    if (clear_i) begin
+      valid_d = '0;
+      rdy_d   = '0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q <= '0;
+      dep_q   <= '0;
+      drdep_q <= '0;
+      is_mm_q <= '0;
+      rdy_q   <= '0;
+    end else begin
+      valid_q <= valid_d;
+      dep_q   <= dep_d;
+      drdep_q <= drdep_d;
+      is_mm_q <= is_mm_d;
+      rdy_q   <= rdy_d;
+    end
+  end
+
+  // Per-slot storage, written when a slot is taken (and the ready cycle when it is seen).
+  always_ff @(posedge clk_i) begin
+    if (dispatch) begin
+      fp_q[free_slot]    <= disp_fp_i;
+      instr_q[free_slot] <= disp_instr_i;
+    end
+    for (int s = 0; s < WIN; s++) begin
+      if (rdy_d[s] && !rdy_q[s]) begin
+        rdy_cyc_q[s] <= cycle_i;
+      end
+    end
+  end
+
+  ///////////
+  // Issue //
+  ///////////
+
+  logic [NUM_UNITS-1:0]      q_empty, q_push, q_pop;
+  logic [NUM_UNITS-1:0][3:0] q_head;
+  logic [NUM_UNITS-1:0]      unused_q_full;  // a queue holds at most WIN slots
+
+  for (genvar u = 0; u < NUM_UNITS; u++) begin : gen_unit_queue
+    otpu_fifo #(
+      .Width(4),
+      .Depth(WIN)
+    ) u_queue (
+      .clk_i,
+      .rst_ni,
+      .clear_i(clear_i),
+      .push_i (q_push[u]),
+      .data_i (free_slot),
+      .pop_i  (q_pop[u]),
+      .data_o (q_head[u]),
+      .empty_o(q_empty[u]),
+      .full_o (unused_q_full[u])
+    );
+    assign q_push[u]          = dispatch && disp_unit_i == 2'(u);
+    assign issue_valid_o[u]   = !q_empty[u] && gate_clear[q_head[u]];
+    assign q_pop[u]           = issue_valid_o[u] && issue_ready_i[u];
+    assign issue_slot_o[u]    = q_head[u];
+    assign issue_instr_o[u]   = instr_q[q_head[u]];
+    // Ready this very cycle when the flag is not set yet.
+    assign issue_rdy_cyc_o[u] = rdy_q[q_head[u]] ? rdy_cyc_q[q_head[u]] : cycle_i;
+  end
+
+  /////////////////
+  // MXU release //
+  /////////////////
+
+  logic       rel_empty;
+  logic [3:0] rel_head;
+  logic       unused_rel_full;
+  otpu_fifo #(
+    .Width(4),
+    .Depth(WIN)
+  ) u_release_queue (
+    .clk_i,
+    .rst_ni,
+    .clear_i(clear_i),
+    .push_i (q_pop[UnitMxu]),
+    .data_i (q_head[UnitMxu]),
+    .pop_i  (release_o && release_ack_i),
+    .data_o (rel_head),
+    .empty_o(rel_empty),
+    .full_o (unused_rel_full)
+  );
+  assign release_o      = !rel_empty && dep_q[rel_head] == '0;
+  assign release_slot_o = rel_head;
+
+  assign empty_o = valid_q == '0;
+
+endmodule : otpu_seq_window

@@ -1,0 +1,121 @@
+// TMEM (docs/rtl-core.md "TMEM"): TMEM_WORDS fp32 words in LANES banks (bank = address mod
+// LANES), one access per bank a cycle. Lane l of every request carries a word of bank l.
+// Each requester asks for up to LANES words, all reads or all writes; in priority order
+// (index 0 first) a requester is granted all of its lanes when none of their banks is taken
+// yet, or nothing. Reads return in the granted cycle, writes land at the clock edge. A
+// refused requester freezes; its loss counter grows.
+module otpu_tmem #(
+  parameter int unsigned  LANES      = 8,
+  parameter int unsigned  TMEM_WORDS = 65536,
+  parameter int unsigned  NREQ       = 5,
+  localparam int unsigned AW         = $clog2(TMEM_WORDS)
+) (
+  input  logic                                clk_i,
+  input  logic                                rst_ni,
+  input  logic                                clear_i,   // zero the loss counters
+  input  logic [NREQ-1:0]                     req_i,
+  input  logic [NREQ-1:0]                     we_i,
+  input  logic [NREQ-1:0][LANES-1:0]          mask_i,
+  input  logic [NREQ-1:0][LANES-1:0][AW-1:0]  addr_i,
+  input  logic [NREQ-1:0][LANES-1:0][31:0]    wdata_i,
+  output logic [NREQ-1:0]                     gnt_o,
+  output logic [LANES-1:0][31:0]              rdata_o,   // bank l's word, for lane l
+  // Host read port: LANES words from a LANES-aligned address, combinational, outside the
+  // arbitration (a second read port of every bank; only used while the core is idle).
+  input  logic [AW-1:0]                       host_raddr_i,
+  output logic [LANES-1:0][31:0]              host_rdata_o,
+  output logic [NREQ-1:0]                     deny_o,    // asked and refused this cycle
+  output logic [NREQ-1:0][31:0]               lose_o     // refused cycles since clear_i
+);
+
+  localparam int unsigned BankW = $clog2(LANES);
+  localparam int unsigned RowW  = AW - BankW;
+  localparam int unsigned Rows  = TMEM_WORDS / LANES;
+
+  /////////////
+  // Arbiter //
+  /////////////
+
+  always_comb begin
+    logic [LANES-1:0] taken;
+    taken = '0;
+    for (int r = 0; r < NREQ; r++) begin
+      gnt_o[r] = req_i[r] && (mask_i[r] & taken) == '0;
+      if (gnt_o[r]) begin
+        taken |= mask_i[r];
+      end
+    end
+  end
+  assign deny_o = req_i & ~gnt_o;
+
+  ///////////
+  // Banks //
+  ///////////
+
+  for (genvar b = 0; b < LANES; b++) begin : gen_bank
+    logic            en, we;
+    logic [RowW-1:0] row;
+    logic [31:0]     wdata;
+    always_comb begin
+      en    = 1'b0;
+      we    = 1'b0;
+      row   = '0;
+      wdata = '0;
+      for (int r = 0; r < NREQ; r++) begin
+        if (gnt_o[r] && mask_i[r][b]) begin
+          en    = 1'b1;
+          we    = we_i[r];
+          row   = addr_i[r][b][AW-1:BankW];
+          wdata = wdata_i[r][b];
+        end
+      end
+    end
+
+    logic [31:0] mem_q[Rows];
+    always_ff @(posedge clk_i) begin
+      if (en && we) begin
+        mem_q[row] <= wdata;
+      end
+    end
+    assign rdata_o[b]      = mem_q[row];
+    assign host_rdata_o[b] = mem_q[host_raddr_i[AW-1:BankW]];
+  end
+
+  logic [BankW-1:0] unused_host_bank;
+  assign unused_host_bank = host_raddr_i[BankW-1:0];
+
+  ///////////////////
+  // Loss counters //
+  ///////////////////
+
+  logic [NREQ-1:0][31:0] lose_d, lose_q;
+  always_comb begin
+    for (int r = 0; r < NREQ; r++) begin
+      lose_d[r] = clear_i ? 32'd0 : lose_q[r] + 32'(deny_o[r]);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lose_q <= '0;
+    end else begin
+      lose_q <= lose_d;
+    end
+  end
+  assign lose_o = lose_q;
+
+  // The bank bits are implied by the lane; checked under `verilator --assert`.
+  logic [NREQ-1:0][LANES-1:0][BankW-1:0] lane_bank;
+  for (genvar r = 0; r < NREQ; r++) begin : gen_check_req
+    for (genvar l = 0; l < LANES; l++) begin : gen_check_lane
+      assign lane_bank[r][l] = addr_i[r][l][BankW-1:0];
+      always_ff @(posedge clk_i) begin
+        if (rst_ni && req_i[r] && mask_i[r][l]) begin
+          assert (lane_bank[r][l] == BankW'(l))
+            else $error("otpu_tmem: requester %0d lane %0d addresses another bank", r, l);
+        end
+      end
+    end
+  end
+
+endmodule : otpu_tmem

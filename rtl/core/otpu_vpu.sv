@@ -1,0 +1,455 @@
+// The VPU (docs/rtl-core.md "Units"): executes VOP (docs/isa.md) on TMEM, one instruction at a
+// time. A row of n elements goes in groups of LANES elements (the group starting at element
+// j0, a multiple of LANES): read A, read B (FULL and COL; ROW and SCALAR read their one B word
+// once per row), compute, write. The composite functions (EXP2 RECIP RSQRT) compute a group on
+// CL lanes in ceil(group / CL) steps. The row reductions (RSUM RMAX RSSQ) add each group into
+// LANES partials and write mul(fold, C) after the row's last group. Every TMEM request is one
+// group of consecutive words, so its lanes hit distinct banks; word j0 + e goes in lane
+// (address mod LANES). A refused request simply repeats; the refused cycles are the `frz`
+// counter reported with done.
+module otpu_vpu
+  import otpu_pkg::*;
+  import otpu_core_pkg::*;
+#(
+  parameter int unsigned LANES      = 8,
+  parameter int unsigned CL         = 2,
+  parameter int unsigned TMEM_WORDS = 65536
+) (
+  input  logic                                     clk_i,
+  input  logic                                     rst_ni,
+  // issue
+  input  logic                                     issue_valid_i,
+  output logic                                     issue_ready_o,
+  input  logic [3:0]                               issue_slot_i,
+  input  logic [INSTR_W-1:0]                       issue_instr_i,
+  // completion
+  output logic                                     done_o,
+  output logic [3:0]                               done_slot_o,
+  output logic [3:0][31:0]                         done_cnt_o,
+  // TMEM
+  output logic                                     tm_req_o,
+  output logic                                     tm_we_o,
+  output logic [LANES-1:0]                         tm_mask_o,
+  output logic [LANES-1:0][$clog2(TMEM_WORDS)-1:0] tm_addr_o,
+  output logic [LANES-1:0][31:0]                   tm_wdata_o,
+  input  logic                                     tm_gnt_i,
+  input  logic [LANES-1:0][31:0]                   tm_rdata_i
+);
+
+  localparam int unsigned AW    = $clog2(TMEM_WORDS);
+  localparam int unsigned LB    = $clog2(LANES);
+  localparam int unsigned Steps = (LANES + CL - 1) / CL;
+  localparam int unsigned SW    = (Steps > 1) ? $clog2(Steps) : 1;
+
+  localparam logic [31:0] FP_NEG_INF = 32'hFF80_0000;
+
+  typedef enum logic [2:0] {
+    StIdle,
+    StRowB,  // read the row's B word (ROW, SCALAR)
+    StRdA,   // read a group of A
+    StRdB,   // read a group of B (FULL, COL)
+    StComp,  // composite steps
+    StWr,    // write a group of dst
+    StRWr    // write a reduction's result
+  } state_e;
+
+  ////////////
+  // Decode //
+  ////////////
+
+  logic [31:0] w1, w2, w3, w4, w5, w6, w7;
+  logic [7:0]  flags, fn;
+  logic [1:0]  bmode;
+  logic        reads_a, reads_b, composite, reduction;
+  assign w1    = issue_instr_i[63:32];
+  assign w2    = issue_instr_i[95:64];
+  assign w3    = issue_instr_i[127:96];
+  assign w4    = issue_instr_i[159:128];
+  assign w5    = issue_instr_i[191:160];
+  assign w6    = issue_instr_i[223:192];
+  assign w7    = issue_instr_i[255:224];
+  assign flags = issue_instr_i[31:24];
+  assign fn    = w4[7:0];
+  assign bmode = flags[1:0];
+  assign reduction = (fn == VOP_RSUM) || (fn == VOP_RMAX) || (fn == VOP_RSSQ);
+  assign composite = (fn == VOP_EXP2) || (fn == VOP_RECIP) || (fn == VOP_RSQRT);
+  assign reads_a   = (fn != VOP_FILL);
+  assign reads_b   = !flags[2] && (fn != VOP_COPY) && !reduction;
+
+  logic unused_instr;
+  assign unused_instr = ^{issue_instr_i[23:0], flags[7:3], w4[15:8], w1[31:AW], w2[31:AW],
+                          w3[31:AW]};
+
+  ///////////
+  // State //
+  ///////////
+
+  state_e                    state_q, state_d;
+  logic [3:0]                slot_q, slot_d;
+  logic [7:0]                fn_q, fn_d;
+  logic                      b_row_q, b_row_d;      // B is one word per row (ROW, SCALAR)
+  logic                      b_adv_q, b_adv_d;      // B's row base advances (FULL, ROW)
+  logic                      reads_a_q, reads_a_d, reads_b_q, reads_b_d;
+  logic                      comp_q, comp_d, red_q, red_d;
+  logic [15:0]               n_q, n_d, m_q, m_d, r_q, r_d, j_q, j_d;
+  logic [15:0]               dst_stride_q, dst_stride_d, a_stride_q, a_stride_d;
+  logic [15:0]               b_stride_q, b_stride_d;
+  logic [31:0]               c_q, c_d;
+  logic [AW-1:0]             rowd_q, rowd_d, rowa_q, rowa_d, rowb_q, rowb_d;
+  logic [LANES-1:0][31:0]    a_q, a_d, b_q, b_d, y_q, y_d, p_q, p_d;
+  logic [31:0]               bs_q, bs_d;
+  logic [SW-1:0]             step_q, step_d;
+  logic [31:0]               frz_q, frz_d;
+  logic                      done_q, done_d;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q      <= StIdle;
+      slot_q       <= '0;
+      fn_q         <= '0;
+      b_row_q      <= 1'b0;
+      b_adv_q      <= 1'b0;
+      reads_a_q    <= 1'b0;
+      reads_b_q    <= 1'b0;
+      comp_q       <= 1'b0;
+      red_q        <= 1'b0;
+      n_q          <= '0;
+      m_q          <= '0;
+      r_q          <= '0;
+      j_q          <= '0;
+      dst_stride_q <= '0;
+      a_stride_q   <= '0;
+      b_stride_q   <= '0;
+      c_q          <= '0;
+      rowd_q       <= '0;
+      rowa_q       <= '0;
+      rowb_q       <= '0;
+      a_q          <= '0;
+      b_q          <= '0;
+      y_q          <= '0;
+      p_q          <= '0;
+      bs_q         <= '0;
+      step_q       <= '0;
+      frz_q        <= '0;
+      done_q       <= 1'b0;
+    end else begin
+      state_q      <= state_d;
+      slot_q       <= slot_d;
+      fn_q         <= fn_d;
+      b_row_q      <= b_row_d;
+      b_adv_q      <= b_adv_d;
+      reads_a_q    <= reads_a_d;
+      reads_b_q    <= reads_b_d;
+      comp_q       <= comp_d;
+      red_q        <= red_d;
+      n_q          <= n_d;
+      m_q          <= m_d;
+      r_q          <= r_d;
+      j_q          <= j_d;
+      dst_stride_q <= dst_stride_d;
+      a_stride_q   <= a_stride_d;
+      b_stride_q   <= b_stride_d;
+      c_q          <= c_d;
+      rowd_q       <= rowd_d;
+      rowa_q       <= rowa_d;
+      rowb_q       <= rowb_d;
+      a_q          <= a_d;
+      b_q          <= b_d;
+      y_q          <= y_d;
+      p_q          <= p_d;
+      bs_q         <= bs_d;
+      step_q       <= step_d;
+      frz_q        <= frz_d;
+      done_q       <= done_d;
+    end
+  end
+
+  ////////////////////////
+  // Group bookkeeping  //
+  ////////////////////////
+
+  logic [16:0] j_next;
+  logic        last_grp, last_row;
+  logic [LB:0] grp_cnt;
+  assign j_next   = {1'b0, j_q} + 17'(LANES);
+  assign last_grp = (j_next >= {1'b0, n_q});
+  assign last_row = ({1'b0, r_q} + 17'd1 == {1'b0, m_q});
+  assign grp_cnt  = last_grp ? (LB + 1)'(n_q - j_q) : (LB + 1)'(LANES);
+
+  logic [LANES-1:0] grp_mask;
+  for (genvar e = 0; e < LANES; e++) begin : gen_grp_mask
+    assign grp_mask[e] = (e < grp_cnt);
+  end
+
+  //////////////
+  // Datapath //
+  //////////////
+
+  // B of every lane: the row's word (ROW, SCALAR), the group (FULL, COL), or +0 (not read).
+  logic [LANES-1:0][31:0] b_eff, lane_y, lane_x;
+  for (genvar e = 0; e < LANES; e++) begin : gen_lane
+    assign b_eff[e] = !reads_b_q ? 32'd0 : (b_row_q ? bs_q : b_q[e]);
+
+    otpu_vpu_lane u_lane (
+      .fn_i(fn_q),
+      .a_i (a_q[e]),
+      .b_i (b_eff[e]),
+      .c_i (c_q),
+      .y_o (lane_y[e]),
+      .x_o (lane_x[e])
+    );
+  end
+
+  // The composite lanes take elements step*CL .. step*CL + CL - 1 of the group.
+  logic [CL-1:0][31:0] comp_x, comp_y;
+  for (genvar l = 0; l < CL; l++) begin : gen_comp
+    always_comb begin
+      comp_x[l] = 32'd0;
+      for (int e = 0; e < LANES; e++) begin
+        if (e == int'(step_q) * CL + l) begin
+          comp_x[l] = lane_x[e];
+        end
+      end
+    end
+
+    otpu_vpu_comp u_comp (
+      .fn_i(fn_q),
+      .x_i (comp_x[l]),
+      .y_o (comp_y[l])
+    );
+  end
+
+  logic        last_step;
+  assign last_step = ((int'(step_q) + 1) * CL >= int'(grp_cnt));
+
+  // Reductions: the read group (in element order) into the partials; the fold of the row.
+  logic [LANES-1:0][31:0] rd_elem, red_p;
+  logic [31:0]            red_y;
+
+  otpu_vpu_red #(
+    .LANES(LANES)
+  ) u_red (
+    .fn_i  (fn_q),
+    .p_i   (p_q),
+    .a_i   (rd_elem),
+    .mask_i(grp_mask),
+    .c_i   (c_q),
+    .p_o   (red_p),
+    .y_o   (red_y)
+  );
+
+  //////////
+  // TMEM //
+  //////////
+
+  // The request of this state: cnt consecutive words from base; wdata in element order.
+  logic [AW-1:0]          req_base;
+  logic [LB:0]            req_cnt;
+  logic [LANES-1:0][31:0] req_wdata;
+  always_comb begin
+    tm_req_o  = 1'b1;
+    tm_we_o   = 1'b0;
+    req_base  = rowa_q + AW'(j_q);
+    req_cnt   = grp_cnt;
+    req_wdata = comp_q ? y_q : lane_y;
+    unique case (state_q)
+      StRowB: begin
+        req_base = rowb_q;
+        req_cnt  = (LB + 1)'(1);
+      end
+      StRdA: ;
+      StRdB: req_base = rowb_q + AW'(j_q);
+      StWr: begin
+        tm_we_o  = 1'b1;
+        req_base = rowd_q + AW'(j_q);
+      end
+      StRWr: begin
+        tm_we_o      = 1'b1;
+        req_base     = rowd_q;
+        req_cnt      = (LB + 1)'(1);
+        req_wdata[0] = red_y;
+      end
+      default: tm_req_o = 1'b0;  // StIdle, StComp
+    endcase
+  end
+
+  // Element e of the request lives in bank (base + e) mod LANES, which is its lane.
+  logic [LB-1:0] rot;
+  assign rot = req_base[LB-1:0];
+  for (genvar l = 0; l < LANES; l++) begin : gen_tm_lane
+    logic [LB-1:0] e, src;
+    assign e             = LB'(l) - rot;
+    assign src           = LB'(l) + rot;
+    assign tm_mask_o[l]  = tm_req_o && ({1'b0, e} < req_cnt);
+    assign tm_addr_o[l]  = req_base + AW'(e);
+    assign tm_wdata_o[l] = req_wdata[e];
+    assign rd_elem[l]    = tm_rdata_i[src];
+  end
+
+  logic granted;
+  assign granted = tm_req_o && tm_gnt_i;
+
+  ///////////////////
+  // Control (FSM) //
+  ///////////////////
+
+  // The first state of a group, and of a row.
+  state_e grp_first, row_first;
+  always_comb begin
+    if (reads_a_q) begin
+      grp_first = StRdA;
+    end else if (reads_b_q && !b_row_q) begin
+      grp_first = StRdB;
+    end else begin
+      grp_first = comp_q ? StComp : StWr;
+    end
+    row_first = (reads_b_q && b_row_q) ? StRowB : grp_first;
+  end
+
+  // Advances to the next row (or finishes): row bases move by their strides, partials reset.
+  function automatic logic [LANES-1:0][31:0] partial_init(logic [7:0] f);
+    return {LANES{(f == VOP_RMAX) ? FP_NEG_INF : 32'd0}};
+  endfunction
+
+  assign issue_ready_o = (state_q == StIdle);
+
+  always_comb begin
+    state_d      = state_q;
+    slot_d       = slot_q;
+    fn_d         = fn_q;
+    b_row_d      = b_row_q;
+    b_adv_d      = b_adv_q;
+    reads_a_d    = reads_a_q;
+    reads_b_d    = reads_b_q;
+    comp_d       = comp_q;
+    red_d        = red_q;
+    n_d          = n_q;
+    m_d          = m_q;
+    r_d          = r_q;
+    j_d          = j_q;
+    dst_stride_d = dst_stride_q;
+    a_stride_d   = a_stride_q;
+    b_stride_d   = b_stride_q;
+    c_d          = c_q;
+    rowd_d       = rowd_q;
+    rowa_d       = rowa_q;
+    rowb_d       = rowb_q;
+    a_d          = a_q;
+    b_d          = b_q;
+    y_d          = y_q;
+    p_d          = p_q;
+    bs_d         = bs_q;
+    step_d       = step_q;
+    frz_d        = frz_q + {31'd0, tm_req_o && !tm_gnt_i};
+    done_d       = 1'b0;
+
+    // Leaving a group: the next group of the row, the next row, or done.
+    if ((state_q == StWr && granted) || (state_q == StRWr && granted) ||
+        (state_q == StRdA && granted && red_q && last_grp)) begin
+      if (state_q == StRdA) begin
+        p_d     = red_p;
+        state_d = StRWr;
+      end else if (state_q == StWr && !last_grp) begin
+        j_d     = j_next[15:0];
+        state_d = grp_first;
+      end else if (last_row) begin
+        state_d = StIdle;
+        done_d  = 1'b1;
+      end else begin
+        r_d     = r_q + 16'd1;
+        j_d     = '0;
+        rowd_d  = rowd_q + AW'(dst_stride_q);
+        rowa_d  = rowa_q + AW'(a_stride_q);
+        rowb_d  = b_adv_q ? rowb_q + AW'(b_stride_q) : rowb_q;
+        p_d     = partial_init(fn_q);
+        state_d = row_first;
+      end
+    end else begin
+      unique case (state_q)
+        StIdle: begin
+          if (issue_valid_i) begin
+            slot_d       = issue_slot_i;
+            fn_d         = fn;
+            b_row_d      = (bmode == BMODE_ROW) || (bmode == BMODE_SCALAR);
+            b_adv_d      = (bmode == BMODE_FULL) || (bmode == BMODE_ROW);
+            reads_a_d    = reads_a;
+            reads_b_d    = reads_b;
+            comp_d       = composite;
+            red_d        = reduction;
+            n_d          = w5[15:0];
+            m_d          = w5[31:16];
+            r_d          = '0;
+            j_d          = '0;
+            dst_stride_d = w6[15:0];
+            a_stride_d   = w6[31:16];
+            b_stride_d   = w4[31:16];
+            c_d          = w7;
+            rowd_d       = w1[AW-1:0];
+            rowa_d       = w2[AW-1:0];
+            rowb_d       = w3[AW-1:0];
+            p_d          = partial_init(fn);
+            frz_d        = '0;
+            if (reads_b && ((bmode == BMODE_ROW) || (bmode == BMODE_SCALAR))) begin
+              state_d = StRowB;
+            end else if (reads_a) begin
+              state_d = StRdA;
+            end else if (reads_b) begin
+              state_d = StRdB;
+            end else begin
+              state_d = composite ? StComp : StWr;
+            end
+          end
+        end
+        StRowB: begin
+          if (granted) begin
+            bs_d    = rd_elem[0];
+            state_d = grp_first;
+          end
+        end
+        StRdA: begin
+          if (granted) begin
+            a_d = rd_elem;
+            if (red_q) begin
+              p_d     = red_p;
+              j_d     = j_next[15:0];  // not the last group: handled above
+              state_d = StRdA;
+            end else if (reads_b_q && !b_row_q) begin
+              state_d = StRdB;
+            end else begin
+              state_d = comp_q ? StComp : StWr;
+            end
+          end
+        end
+        StRdB: begin
+          if (granted) begin
+            b_d     = rd_elem;
+            state_d = comp_q ? StComp : StWr;
+          end
+        end
+        StComp: begin
+          for (int e = 0; e < LANES; e++) begin
+            if (e / CL == int'(step_q)) begin
+              y_d[e] = comp_y[e % CL];
+            end
+          end
+          if (last_step) begin
+            step_d  = '0;
+            state_d = StWr;
+          end else begin
+            step_d = step_q + SW'(1);
+          end
+        end
+        default: ;  // StWr, StRWr: waiting for the grant
+      endcase
+    end
+  end
+
+  ////////////////
+  // Completion //
+  ////////////////
+
+  assign done_o      = done_q;
+  assign done_slot_o = slot_q;
+  assign done_cnt_o  = {96'd0, frz_q};
+
+endmodule : otpu_vpu

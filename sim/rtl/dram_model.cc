@@ -1,0 +1,131 @@
+#include "sim/rtl/dram_model.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace otpu::rtl {
+
+std::string DramOptions::Name() const {
+  return stall_percent == 0 ? "ideal" : "stall " + std::to_string(stall_percent);
+}
+
+DramModel::DramModel(SparseMemory* mem, int chunk_bytes, const DramOptions& opts)
+    : mem_(mem), chunk_(chunk_bytes), opts_(opts), rng_(opts.seed) {
+  OTPU_CHECK(mem_ != nullptr);
+  OTPU_CHECK(opts_.latency >= 1);
+}
+
+bool DramModel::Withhold() {
+  if (opts_.stall_percent == 0) return false;
+  return int(rng_() % 100) < opts_.stall_percent;
+}
+
+// The stalling memory adds up to `latency` cycles at random, so responses overtake each other.
+int64_t DramModel::Due(int64_t cycle) {
+  int64_t due = cycle + opts_.latency;
+  if (opts_.stall_percent != 0) due += int64_t(rng_() % uint64_t(opts_.latency + 1));
+  return due;
+}
+
+bool DramModel::Pop(int64_t cycle, std::deque<Pending>* q, Pending* out) {
+  if (q->empty()) return false;
+  if (opts_.stall_percent == 0) {
+    if (q->front().due > cycle) return false;
+    *out = std::move(q->front());
+    q->pop_front();
+    return true;
+  }
+  // Any response that is due, chosen at random.
+  std::vector<size_t> due;
+  for (size_t i = 0; i < q->size(); ++i) {
+    if ((*q)[i].due <= cycle) due.push_back(i);
+  }
+  if (due.empty()) return false;
+  size_t pick = due[rng_() % due.size()];
+  *out = std::move((*q)[pick]);
+  q->erase(q->begin() + std::ptrdiff_t(pick));
+  return true;
+}
+
+void DramModel::Offer(int64_t cycle, MemOffer* offer) {
+  offer->b_rd_ready = !Withhold();
+  offer->b_wr_ready = !Withhold();
+  offer->a_ready = !Withhold();
+  Pending p;
+  offer->b_rsp_valid = Pop(cycle, &b_pending_, &p);
+  if (offer->b_rsp_valid) {
+    offer->b_rsp_tag = p.tag;
+    offer->b_rsp_data = std::move(p.data);
+  }
+  offer->a_rsp_valid = Pop(cycle, &a_pending_, &p);
+  if (offer->a_rsp_valid) {
+    offer->a_rsp_tag = p.tag;
+    offer->a_rsp_data = uint32_t(p.data[0]) | uint32_t(p.data[1]) << 8 |
+                        uint32_t(p.data[2]) << 16 | uint32_t(p.data[3]) << 24;
+  }
+}
+
+void DramModel::Fail(const std::string& what, uint64_t addr, uint64_t len) {
+  if (!status_.ok()) return;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s at 0x%llx (%llu bytes) lies outside DRAM (0x%llx bytes)",
+                what.c_str(), static_cast<unsigned long long>(addr),
+                static_cast<unsigned long long>(len),
+                static_cast<unsigned long long>(mem_->size()));
+  status_ = Internal(buf);
+}
+
+void DramModel::Accept(int64_t cycle, const MemOffer& offer, const MemRequests& req) {
+  // Writes first: a read accepted in the same cycle on the other port sees them.
+  if (req.b_wr_valid && offer.b_wr_ready) {
+    ++stats_.b_writes;
+    if (!mem_->Contains(req.b_wr_addr, uint64_t(chunk_))) {
+      Fail("port-B write", req.b_wr_addr, uint64_t(chunk_));
+    } else {
+      for (int i = 0; i < chunk_; ++i) {
+        if (req.b_wr_be[size_t(i)]) mem_->Write8(uint64_t(req.b_wr_addr) + uint64_t(i), req.b_wr_data[size_t(i)]);
+      }
+    }
+  }
+  if (req.a_valid && offer.a_ready && req.a_we) {
+    ++stats_.a_writes;
+    if (!mem_->Contains(req.a_addr, 4)) {
+      Fail("port-A write", req.a_addr, 4);
+    } else {
+      for (int i = 0; i < 4; ++i) {
+        if (req.a_be >> i & 1) mem_->Write8(uint64_t(req.a_addr) + uint64_t(i), uint8_t(req.a_wdata >> (8 * i)));
+      }
+    }
+  }
+  if (req.b_rd_valid && offer.b_rd_ready) {
+    ++stats_.b_reads;
+    Pending p{Due(cycle), req.b_rd_tag, std::vector<uint8_t>(size_t(chunk_), 0)};
+    if (!mem_->Contains(req.b_rd_addr, uint64_t(chunk_))) {
+      Fail("port-B read", req.b_rd_addr, uint64_t(chunk_));
+    } else {
+      mem_->Read(req.b_rd_addr, p.data.data(), uint64_t(chunk_));
+    }
+    b_pending_.push_back(std::move(p));
+  }
+  if (req.a_valid && offer.a_ready && !req.a_we) {
+    ++stats_.a_reads;
+    Pending p{Due(cycle), req.a_tag, std::vector<uint8_t>(4, 0)};
+    if (!mem_->Contains(req.a_addr, 4)) {
+      Fail("port-A read", req.a_addr, 4);
+    } else {
+      mem_->Read(req.a_addr, p.data.data(), 4);
+    }
+    a_pending_.push_back(std::move(p));
+  }
+  if ((req.b_rd_valid && !offer.b_rd_ready) || (req.b_wr_valid && !offer.b_wr_ready)) {
+    ++stats_.b_wait;
+  }
+  if (req.a_valid && !offer.a_ready) ++stats_.a_wait;
+}
+
+void DramModel::Drop() {
+  b_pending_.clear();
+  a_pending_.clear();
+}
+
+}  // namespace otpu::rtl

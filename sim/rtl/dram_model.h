@@ -1,0 +1,105 @@
+// The DRAM behind the core's two ports (docs/rtl-core.md "DRAM ports"), for the RTL harness:
+// port B moves D-byte chunks (tagged reads, byte-enabled writes), port A 32-bit words. Two
+// behaviours: an ideal memory (always ready, every read answered `latency` cycles after it
+// was accepted, in order) and a stalling one (each ready withheld in `stall_percent` percent
+// of the cycles, seeded, and read responses returned out of order).
+//
+// Ordering contract: a request takes effect when it is accepted. A read returns the bytes as
+// they were at its acceptance, after every write accepted before it on either port.
+#ifndef OTPU_SIM_RTL_DRAM_MODEL_H_
+#define OTPU_SIM_RTL_DRAM_MODEL_H_
+
+#include <cstdint>
+#include <deque>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "workloads/common/sparse_memory.h"
+#include "workloads/common/status.h"
+
+namespace otpu::rtl {
+
+struct DramOptions {
+  int latency = 16;        // cycles from an accepted read to its response (at least 1)
+  int stall_percent = 0;   // 0: the ideal memory; 1..100: the stalling one
+  uint64_t seed = 1;       // of the stalling memory's choices
+
+  // The profile's `config.MEM`: "ideal" or "stall N".
+  std::string Name() const;
+};
+
+// What the memory offers the core in one cycle: ready bits and at most one read response per
+// port (the core always takes a response).
+struct MemOffer {
+  bool b_rd_ready = false, b_wr_ready = false, a_ready = false;
+  bool b_rsp_valid = false;
+  uint32_t b_rsp_tag = 0;
+  std::vector<uint8_t> b_rsp_data;  // D bytes
+  bool a_rsp_valid = false;
+  uint32_t a_rsp_tag = 0, a_rsp_data = 0;
+};
+
+// What the core asks for in one cycle. Write data is filled only when the write is accepted.
+struct MemRequests {
+  bool b_rd_valid = false;
+  uint32_t b_rd_addr = 0, b_rd_tag = 0;
+  bool b_wr_valid = false;
+  uint32_t b_wr_addr = 0;
+  std::vector<uint8_t> b_wr_data;   // D bytes
+  std::vector<uint8_t> b_wr_be;     // D flags, 1 = write the byte
+  bool a_valid = false, a_we = false;
+  uint32_t a_addr = 0, a_wdata = 0, a_tag = 0;
+  uint8_t a_be = 0;
+};
+
+// Transfers accepted so far, per port and kind.
+struct DramStats {
+  int64_t b_reads = 0, b_writes = 0, a_reads = 0, a_writes = 0;
+  int64_t b_wait = 0, a_wait = 0;  // cycles a request found its port not ready
+};
+
+class DramModel {
+ public:
+  // `mem` is borrowed and must outlive the model; `chunk_bytes` is D.
+  DramModel(SparseMemory* mem, int chunk_bytes, const DramOptions& opts);
+
+  // Decides this cycle's ready bits and picks the responses delivered in it.
+  void Offer(int64_t cycle, MemOffer* offer);
+  // Applies the handshakes the core completed this cycle (valid and ready). An access
+  // outside the memory is recorded and leaves the memory alone (see status()).
+  void Accept(int64_t cycle, const MemOffer& offer, const MemRequests& req);
+
+  // No read is waiting for its response.
+  bool Idle() const { return b_pending_.empty() && a_pending_.empty(); }
+  // Forgets the reads in flight (the core was reset).
+  void Drop();
+  const DramStats& stats() const { return stats_; }
+  // Internal naming the first access outside the memory, OK otherwise.
+  const Status& status() const { return status_; }
+
+ private:
+  struct Pending {
+    int64_t due = 0;
+    uint32_t tag = 0;
+    std::vector<uint8_t> data;
+  };
+
+  bool Withhold();
+  int64_t Due(int64_t cycle);
+  // Takes the response to deliver now from `q`, if any is due.
+  bool Pop(int64_t cycle, std::deque<Pending>* q, Pending* out);
+  void Fail(const std::string& what, uint64_t addr, uint64_t len);
+
+  SparseMemory* mem_;
+  int chunk_;
+  DramOptions opts_;
+  std::mt19937_64 rng_;
+  std::deque<Pending> b_pending_, a_pending_;
+  DramStats stats_;
+  Status status_;
+};
+
+}  // namespace otpu::rtl
+
+#endif  // OTPU_SIM_RTL_DRAM_MODEL_H_

@@ -1,0 +1,135 @@
+#include "sim/rtl/dram_model.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+namespace otpu::rtl {
+namespace {
+
+constexpr int kChunk = 32;
+
+// A port-B read request for chunk `addr` with `tag`.
+MemRequests Read(uint32_t addr, uint32_t tag) {
+  MemRequests r;
+  r.b_rd_valid = true;
+  r.b_rd_addr = addr;
+  r.b_rd_tag = tag;
+  return r;
+}
+
+TEST(DramModel, IdealAnswersAfterTheLatencyInOrder) {
+  SparseMemory mem(1 << 20);
+  mem.Write32(64, 0xA1B2C3D4u);
+  DramOptions opts;
+  opts.latency = 5;
+  DramModel dram(&mem, kChunk, opts);
+  MemOffer offer;
+  std::vector<std::pair<int64_t, uint32_t>> got;  // (cycle, tag)
+  for (int64_t c = 0; c < 20; ++c) {
+    dram.Offer(c, &offer);
+    EXPECT_TRUE(offer.b_rd_ready && offer.b_wr_ready && offer.a_ready);
+    if (offer.b_rsp_valid) got.push_back({c, offer.b_rsp_tag});
+    if (offer.b_rsp_valid && offer.b_rsp_tag == 1) {
+      EXPECT_EQ(offer.b_rsp_data[0], 0xD4);
+    }
+    dram.Accept(c, offer, c < 3 ? Read(64, uint32_t(c)) : MemRequests{});
+  }
+  EXPECT_EQ(got, (std::vector<std::pair<int64_t, uint32_t>>{{5, 0}, {6, 1}, {7, 2}}));
+  EXPECT_TRUE(dram.Idle());
+}
+
+TEST(DramModel, StallingWithholdsReadyAboutAsOftenAsAsked) {
+  SparseMemory mem(1 << 20);
+  DramOptions opts;
+  opts.stall_percent = 30;
+  opts.seed = 7;
+  DramModel dram(&mem, kChunk, opts);
+  MemOffer offer;
+  int withheld = 0;
+  for (int64_t c = 0; c < 10000; ++c) {
+    dram.Offer(c, &offer);
+    withheld += !offer.b_rd_ready;
+  }
+  EXPECT_GT(withheld, 2700);
+  EXPECT_LT(withheld, 3300);
+}
+
+TEST(DramModel, StallingReturnsResponsesOutOfOrder) {
+  SparseMemory mem(1 << 20);
+  DramOptions opts;
+  opts.stall_percent = 10;
+  opts.latency = 8;
+  DramModel dram(&mem, kChunk, opts);
+  MemOffer offer;
+  std::vector<uint32_t> order;
+  uint32_t next_tag = 0;
+  for (int64_t c = 0; c < 400; ++c) {
+    dram.Offer(c, &offer);
+    if (offer.b_rsp_valid) order.push_back(offer.b_rsp_tag);
+    const bool ask = next_tag < 64;
+    dram.Accept(c, offer, ask ? Read(0, next_tag) : MemRequests{});
+    if (ask && offer.b_rd_ready) ++next_tag;
+  }
+  ASSERT_EQ(order.size(), 64u);
+  EXPECT_EQ(std::set<uint32_t>(order.begin(), order.end()).size(), 64u);
+  EXPECT_FALSE(std::is_sorted(order.begin(), order.end()));
+}
+
+TEST(DramModel, ReadSeesWriteAcceptedInTheSameCycle) {
+  SparseMemory mem(1 << 20);
+  DramModel dram(&mem, kChunk, {});
+  MemOffer offer;
+  dram.Offer(0, &offer);
+  MemRequests req = Read(128, 3);
+  req.a_valid = true;
+  req.a_we = true;
+  req.a_addr = 132;
+  req.a_wdata = 0x11223344u;
+  req.a_be = 0x5;  // bytes 0 and 2
+  dram.Accept(0, offer, req);
+  EXPECT_EQ(mem.Read32(132), 0x00220044u);
+  for (int64_t c = 1; c <= 16; ++c) dram.Offer(c, &offer);
+  ASSERT_TRUE(offer.b_rsp_valid);
+  EXPECT_EQ(offer.b_rsp_data[4], 0x44);
+  EXPECT_EQ(offer.b_rsp_data[6], 0x22);
+}
+
+TEST(DramModel, PortBWriteHonoursByteEnables) {
+  SparseMemory mem(1 << 20);
+  mem.Write32(0, 0xFFFFFFFFu);
+  DramModel dram(&mem, kChunk, {});
+  MemOffer offer;
+  dram.Offer(0, &offer);
+  MemRequests req;
+  req.b_wr_valid = true;
+  req.b_wr_addr = 0;
+  req.b_wr_data.assign(kChunk, 0xAB);
+  req.b_wr_be.assign(kChunk, 0);
+  req.b_wr_be[1] = 1;
+  dram.Accept(0, offer, req);
+  EXPECT_EQ(mem.Read32(0), 0xFFFFABFFu);
+  EXPECT_EQ(dram.stats().b_writes, 1);
+}
+
+TEST(DramModel, AccessOutsideMemoryIsReportedWithItsAddress) {
+  SparseMemory mem(4096);
+  DramModel dram(&mem, kChunk, {});
+  MemOffer offer;
+  dram.Offer(0, &offer);
+  dram.Accept(0, offer, Read(4096, 0));
+  ASSERT_FALSE(dram.status().ok());
+  EXPECT_NE(dram.status().message().find("port-B read at 0x1000"), std::string::npos)
+      << dram.status().message();
+}
+
+TEST(DramModel, NamesItsBehaviour) {
+  DramOptions opts;
+  EXPECT_EQ(opts.Name(), "ideal");
+  opts.stall_percent = 25;
+  EXPECT_EQ(opts.Name(), "stall 25");
+}
+
+}  // namespace
+}  // namespace otpu::rtl

@@ -1,0 +1,54 @@
+// Random programs for the RTL-vs-ISA parity tests: legal by construction (every address range
+// of every iteration fits the region it was given), with hardware loops (nested, counts from
+// registers, bodies that end together), register + immediate addressing (ARG registers
+// included) and every unit instruction kind asked for. Small regions make the instructions
+// fight over the same TMEM words and DRAM bytes (the hazard variant). InjectFault then makes
+// such a program illegal in one of the ways docs/isa.md "Errors" lists.
+#ifndef OTPU_SIM_RTL_RANDOM_PROGRAM_H_
+#define OTPU_SIM_RTL_RANDOM_PROGRAM_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "workloads/common/sparse_memory.h"
+#include "workloads/isa/config.h"
+#include "workloads/isa/instr.h"
+
+namespace otpu::rtl {
+
+struct RandomProgramOptions {
+  uint64_t seed = 1;
+  int segments = 16;               // straight instructions and loops, before HALT
+  uint32_t tmem_words = 2048;      // TMEM words [0, tmem_words) the program uses
+  uint32_t dram_bytes = 16384;     // DRAM bytes [0, dram_bytes) the program uses
+  // Unit instruction kinds to draw from (LD ST MM QACT QST VOP).
+  std::vector<isa::Opcode> kinds = {isa::Opcode::kLD, isa::Opcode::kST};
+  // MM output rows may overlap (out_stride < n). Off while the MXU gets it wrong
+  // (docs/rtl-core.md "Open issues").
+  bool mm_overlapping_rows = false;
+};
+
+struct RandomProgram {
+  std::vector<isa::Instr> code;    // ends with HALT
+  std::array<uint32_t, 8> args{};  // ARG0..7 the program expects
+};
+
+RandomProgram MakeRandomProgram(const isa::Config& cfg, const RandomProgramOptions& opts);
+
+// Fills DRAM bytes [0, bytes) with fp32 values of moderate magnitude (|x| in 2^-8..2^8,
+// either sign), a few zeros and a few special values (inf, NaN, subnormals).
+void FillRandomDram(uint64_t seed, uint32_t bytes, SparseMemory* dram);
+
+// The program with one fault: an undefined opcode or VOP function, a zero shape, a
+// misaligned or out-of-range address, a bad LOOP, or the HALT removed. `what` names it.
+std::vector<isa::Instr> InjectFault(const isa::Config& cfg, std::vector<isa::Instr> code,
+                                    uint64_t seed, std::string* what);
+
+// One line per instruction ("12: LD 1x8 d0x40 -> t16"), for failure messages.
+std::string Listing(const std::vector<isa::Instr>& code);
+
+}  // namespace otpu::rtl
+
+#endif  // OTPU_SIM_RTL_RANDOM_PROGRAM_H_

@@ -1,0 +1,104 @@
+// The foundation's kernels on the RTL: the same DRAM and TMEM bytes as the ISA simulator, with
+// the ideal and the stalling memory. Each run prints its cycles and the model's speed.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "sim/isa/isa_sim.h"
+#include "sim/rtl/rtl_harness.h"
+#include "workloads/kernels/attn.h"
+#include "workloads/kernels/mlp.h"
+#include "workloads/kernels/quantize.h"
+
+namespace otpu::rtl {
+namespace {
+
+constexpr uint64_t kBase = uint64_t{1} << 20;
+
+struct Kernel {
+  isa::Program program;
+  SparseMemory image{BuiltConfig().DRAM_BYTES};
+};
+
+Kernel Mlp(isa::WFormat wf) {
+  const isa::Config cfg = BuiltConfig();
+  Kernel k;
+  kernels::DramLayout dram(kBase, uint32_t(cfg.D));
+  const kernels::MlpShape shape{.m = 3, .h = 128, .f = 256, .wf = wf};
+  StatusOr<kernels::MlpPlan> plan = kernels::PlanMlp(shape, cfg, &dram);
+  OTPU_CHECK(plan.ok());
+  std::vector<float> x(size_t(shape.m) * shape.h);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i % 23) - 11) / 8.0f;
+  OTPU_CHECK(kernels::WriteMlpWeights(*plan, kernels::MlpWeights::Random(shape, 1), &k.image).ok());
+  OTPU_CHECK(kernels::WriteMlpInput(*plan, x, &k.image).ok());
+  isa::ProgramBuilder b;
+  kernels::EmitMlp(b, *plan);
+  k.program = b.Finish();
+  return k;
+}
+
+Kernel Attn() {
+  const isa::Config cfg = BuiltConfig();
+  Kernel k;
+  kernels::DramLayout dram(kBase, uint32_t(cfg.D));
+  const kernels::AttnShape shape{.hq = 4, .hkv = 2, .hd = 128, .t = 128};
+  StatusOr<kernels::AttnPlan> plan = kernels::PlanAttn(shape, cfg, &dram);
+  OTPU_CHECK(plan.ok());
+  OTPU_CHECK(
+      kernels::WriteAttnInputs(*plan, kernels::AttnInputs::Random(shape, 2), &k.image).ok());
+  isa::ProgramBuilder b;
+  kernels::EmitAttn(b, *plan);
+  k.program = b.Finish();
+  return k;
+}
+
+// Runs the kernel on both models and compares every byte of DRAM and TMEM.
+void ExpectParity(const Kernel& k, const char* name, int stall) {
+  const isa::Config cfg = BuiltConfig();
+  SparseMemory isa_dram = k.image;
+  sim::IsaSim isa(cfg, &isa_dram);
+  ASSERT_TRUE(isa.LoadProgram(k.program).ok());
+  StatusOr<sim::RunEvents> want = isa.Run({});
+  ASSERT_TRUE(want.ok()) << want.status().message();
+
+  SparseMemory rtl_dram = k.image;
+  auto h = RtlHarness::Create(cfg);
+  ASSERT_TRUE(h.ok());
+  ASSERT_TRUE((*h)->LoadProgram(k.program).ok());
+  RtlRunOptions opts;
+  opts.mem.stall_percent = stall;
+  const auto t0 = std::chrono::steady_clock::now();
+  StatusOr<RtlRun> got = (*h)->Run(&rtl_dram, opts);
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  ASSERT_EQ(got->stop, Stop::kHalt) << got->error;
+  std::printf("%s (%s): %lld cycles (ISA nominal %lld), %.0f kcycles/s\n", name,
+              opts.mem.Name().c_str(), static_cast<long long>(got->events.cycles),
+              static_cast<long long>(want->cycles), double(got->events.cycles) / secs / 1e3);
+
+  EXPECT_EQ(rtl_dram.FirstDifference(isa_dram), -1);
+  const std::vector<uint32_t> tmem = (*h)->ReadTmem(0, cfg.TMEM_WORDS);
+  int differ = 0;
+  for (uint32_t a = 0; a < cfg.TMEM_WORDS; ++a) differ += tmem[a] != isa.tmem()[a];
+  EXPECT_EQ(differ, 0) << "TMEM words differ";
+  EXPECT_EQ(got->events.instrs.size(), want->instrs.size());
+}
+
+TEST(RtlKernels, MlpSmallInt8MatchesIsa) { ExpectParity(Mlp(isa::WFormat::kINT8), "mlp-small", 0); }
+
+TEST(RtlKernels, MlpSmallInt4MatchesIsaWithStalls) {
+  ExpectParity(Mlp(isa::WFormat::kINT4), "mlp-small int4", 30);
+}
+
+TEST(RtlKernels, MlpSmallFp4MatchesIsa) {
+  ExpectParity(Mlp(isa::WFormat::kFP4), "mlp-small fp4", 0);
+}
+
+TEST(RtlKernels, AttnMatchesIsa) { ExpectParity(Attn(), "attn 4q/2kv t=128", 0); }
+
+TEST(RtlKernels, AttnMatchesIsaWithStalls) { ExpectParity(Attn(), "attn 4q/2kv t=128", 30); }
+
+}  // namespace
+}  // namespace otpu::rtl

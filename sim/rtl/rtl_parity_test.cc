@@ -1,0 +1,294 @@
+// Random programs on the RTL and on the ISA simulator (the golden model): both must leave the
+// same DRAM, TMEM and ACT RAM bytes, and an illegal program must stop at the same pc for the
+// same reason. OTPU_RTL_SEEDS=N runs N seeds per case instead of the default.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "sim/isa/isa_sim.h"
+#include "sim/rtl/random_program.h"
+#include "sim/rtl/rtl_harness.h"
+#include "workloads/isa/disasm.h"
+
+namespace otpu::rtl {
+namespace {
+
+using isa::Opcode;
+
+int Seeds(int fallback) {
+  const char* env = std::getenv("OTPU_RTL_SEEDS");
+  return env != nullptr ? std::atoi(env) : fallback;
+}
+
+// OTPU_RTL_SEED=N runs only seed N of each case (to reproduce a failure).
+bool OnlySeed(uint64_t* seed) {
+  const char* env = std::getenv("OTPU_RTL_SEED");
+  if (env == nullptr) return false;
+  *seed = std::strtoull(env, nullptr, 10);
+  return true;
+}
+
+// The RTL's timeline, one line per unit instruction, for failure messages.
+std::string Timeline(const sim::RunEvents& ev) {
+  std::string out = "idx pc unit dispatch ready start release end\n";
+  for (const sim::InstrEvent& e : ev.instrs) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%lld %u %d %lld %lld %lld %lld %lld ",
+                  static_cast<long long>(e.idx), e.pc, int(e.unit),
+                  static_cast<long long>(e.dispatch), static_cast<long long>(e.ready),
+                  static_cast<long long>(e.start), static_cast<long long>(e.release),
+                  static_cast<long long>(e.end));
+    constexpr uint32_t kZeroRegs[isa::kNumRegs] = {};
+    out += buf + isa::Disassemble(e.resolved, kZeroRegs) + "\n";
+  }
+  return out;
+}
+
+// Every unit instruction kind.
+std::vector<Opcode> AllKinds() {
+  return {Opcode::kLD, Opcode::kST, Opcode::kVOP, Opcode::kQACT, Opcode::kQST, Opcode::kMM};
+}
+
+// The class of an ISA simulator error message, as the RTL's error cause numbers it
+// (otpu_core_pkg::err_e); 0 when the message is none of them.
+int CauseOf(const std::string& m) {
+  auto has = [&](const char* s) { return m.find(s) != std::string::npos; };
+  if (has("opcode")) return 1;
+  if (has("ran past the end")) return 2;
+  if (has("VOP function")) return 3;
+  if (has("weight format")) return 4;
+  if (has("must be at least 1")) return 5;
+  if (has("not a multiple of")) return 6;
+  if (has("aligned")) return 7;
+  if (has("shorter than a W row")) return 8;
+  if (has("lie outside TMEM")) return 9;
+  if (has("lie outside DRAM")) return 10;
+  if (has("lie outside ACT RAM")) return 11;
+  if (has("LOOP body of 0")) return 12;
+  if (has("LOOP nested")) return 13;
+  if (has("enclosing body")) return 14;
+  if (has("runs past the end of the program")) return 15;
+  return 0;
+}
+
+struct Case {
+  RandomProgramOptions gen;
+  int stall = 0;          // memory stall percent (0: ideal)
+  bool fault = false;     // inject one illegal instruction
+  bool full_tmem = false; // compare all of TMEM, not only the program's region
+};
+
+// Runs one random program on both models; "" when they agree, else what differs.
+std::string Compare(const Case& c) {
+  const isa::Config cfg = BuiltConfig();
+  RandomProgram p = MakeRandomProgram(cfg, c.gen);
+  std::string fault;
+  if (c.fault) p.code = InjectFault(cfg, p.code, c.gen.seed * 7919 + 1, &fault);
+  SparseMemory image(cfg.DRAM_BYTES);
+  FillRandomDram(c.gen.seed, c.gen.dram_bytes, &image);
+  std::string where = "seed " + std::to_string(c.gen.seed) + " stall " +
+                            std::to_string(c.stall) + (c.fault ? " fault " + fault : "") +
+                            "\n" + Listing(p.code);
+
+  SparseMemory isa_dram = image;
+  sim::IsaSim isa(cfg, &isa_dram);
+  if (Status st = isa.LoadProgram(p.code); !st.ok()) return st.message();
+  sim::IsaRunOptions io;
+  io.args = p.args;
+  StatusOr<sim::RunEvents> want = isa.Run(io);
+
+  SparseMemory rtl_dram = image;
+  auto h = RtlHarness::Create(cfg);
+  if (!h.ok()) return h.status().message();
+  if (Status st = (*h)->LoadProgram(p.code); !st.ok()) return st.message();
+  RtlRunOptions ro;
+  ro.args = p.args;
+  ro.mem.stall_percent = c.stall;
+  ro.mem.seed = c.gen.seed;
+  ro.max_cycles = 1000000;
+  StatusOr<RtlRun> got = (*h)->Run(&rtl_dram, ro);
+  if (!got.ok()) return "RTL run failed: " + got.status().message() + "\n" + where;
+  where += Timeline(got->events);
+
+  if (want.ok()) {
+    if (got->stop != Stop::kHalt) {
+      return std::string("RTL stopped with ") + StopName(got->stop) + " (" + got->error +
+             "), the ISA simulator halted\n" + where;
+    }
+    if (got->events.instrs.size() != want->instrs.size()) {
+      return "RTL ran " + std::to_string(got->events.instrs.size()) +
+             " unit instructions, the ISA simulator " + std::to_string(want->instrs.size()) +
+             "\n" + where;
+    }
+    for (size_t i = 0; i < want->instrs.size(); ++i) {
+      const sim::InstrEvent& a = got->events.instrs[i];
+      const sim::InstrEvent& b = want->instrs[i];
+      if (a.pc != b.pc || !(a.resolved == b.resolved)) {
+        return "unit instruction " + std::to_string(i) + " differs: RTL pc " +
+               std::to_string(a.pc) + ", ISA pc " + std::to_string(b.pc) + "\n" + where;
+      }
+    }
+    if (got->events.retired != want->retired) {
+      return "retired " + std::to_string(got->events.retired) + " vs ISA " +
+             std::to_string(want->retired) + "\n" + where;
+    }
+  } else {
+    const std::string& msg = want.status().message();
+    const uint32_t pc = uint32_t(std::stoul(msg.substr(3)));
+    if (got->stop != Stop::kError || got->error_pc != pc ||
+        got->error_cause != CauseOf(msg)) {
+      return std::string("ISA: ") + msg + "; RTL: " + StopName(got->stop) + " " + got->error +
+             " (cause " + std::to_string(got->error_cause) + ")\n" + where;
+    }
+  }
+
+  if (const int64_t at = rtl_dram.FirstDifference(isa_dram); at >= 0) {
+    return "DRAM differs at 0x" + std::to_string(at) + ": RTL " +
+           std::to_string(rtl_dram.Read8(uint64_t(at))) + ", ISA " +
+           std::to_string(isa_dram.Read8(uint64_t(at))) + "\n" + where;
+  }
+  const uint32_t words = c.full_tmem ? cfg.TMEM_WORDS : c.gen.tmem_words;
+  const std::vector<uint32_t> tmem = (*h)->ReadTmem(0, words);
+  std::string tdiff;
+  int ndiff = 0;
+  for (uint32_t a = 0; a < words; ++a) {
+    if (tmem[a] != isa.tmem()[a] && ndiff++ < 8) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "TMEM[%u] differs: RTL 0x%08x, ISA 0x%08x\n", a, tmem[a],
+                    isa.tmem()[a]);
+      tdiff += buf;
+    }
+  }
+  if (ndiff > 0) return tdiff + std::to_string(ndiff) + " TMEM words differ\n" + where;
+  {
+    sim::ActRam act(cfg);
+    (*h)->ReadActRam(&act);
+    for (int r = 0; r < cfg.ACT_ROWS; ++r) {
+      for (int b = 0; b < cfg.ACT_BLOCKS; ++b) {
+        const bool same =
+            std::memcmp(act.Block(r, b), isa.act_ram().Block(r, b), size_t(cfg.D)) == 0 &&
+            std::bit_cast<uint32_t>(act.Scale(r, b)) ==
+                std::bit_cast<uint32_t>(isa.act_ram().Scale(r, b));
+        if (!same) {
+          return "ACT RAM row " + std::to_string(r) + " block " + std::to_string(b) +
+                 " differs\n" + where;
+        }
+      }
+    }
+  }
+  return "";
+}
+
+// Runs `seeds` seeds of a case and reports the first disagreement.
+void ExpectParity(Case c, int seeds, uint64_t first_seed) {
+  if (OnlySeed(&first_seed)) seeds = 1;
+  for (int i = 0; i < seeds; ++i) {
+    c.gen.seed = first_seed + uint64_t(i);
+    const std::string diff = Compare(c);
+    ASSERT_EQ(diff, "");
+  }
+}
+
+Case DmaOnly() {
+  Case c;
+  c.gen.kinds = {Opcode::kLD, Opcode::kST};
+  return c;
+}
+
+// Every kind over a small TMEM/DRAM region: every unit fights over the same words.
+Case Hazard() {
+  Case c;
+  c.gen.kinds = AllKinds();
+  c.gen.tmem_words = 160;
+  c.gen.dram_bytes = 768;
+  c.gen.segments = 24;
+  return c;
+}
+
+TEST(RtlParity, DmaProgramsMatchIsa) { ExpectParity(DmaOnly(), Seeds(40), 1000); }
+
+TEST(RtlParity, DmaProgramsMatchIsaWithStalls) {
+  Case c = DmaOnly();
+  c.stall = 30;
+  ExpectParity(c, Seeds(30), 2000);
+}
+
+TEST(RtlParity, AllKindsMatchIsa) {
+  Case c;
+  c.gen.kinds = AllKinds();
+  c.full_tmem = true;
+  ExpectParity(c, Seeds(20), 3000);
+}
+
+TEST(RtlParity, HazardProgramsMatchIsa) { ExpectParity(Hazard(), Seeds(40), 4000); }
+
+TEST(RtlParity, HazardProgramsMatchIsaWithStalls) {
+  Case c = Hazard();
+  c.stall = 40;
+  ExpectParity(c, Seeds(30), 5000);
+}
+
+TEST(RtlParity, IllegalProgramsStopAtIsaPc) {
+  Case c;
+  c.gen.kinds = AllKinds();
+  c.gen.segments = 10;
+  c.fault = true;
+  ExpectParity(c, Seeds(40), 6000);
+}
+
+// MM with ACC whose output rows overlap (out_stride 1 < n): every output adds to the value the
+// previous column or row left, in docs/isa.md's order, whatever the memory timing.
+TEST(RtlParity, MmAccOverlappingRowsMatchIsa) {
+  const isa::Config cfg = BuiltConfig();
+  isa::DmaOp ld;
+  ld.n = 64;
+  ld.rows = 8;
+  ld.dram_stride = 256;
+  ld.tmem_stride = 64;
+  isa::QactOp q;
+  q.k = 64;
+  q.rows = 8;
+  q.src_stride = 64;
+  isa::MmOp mm;
+  mm.out = isa::At(1000);
+  mm.w = isa::At(2048);
+  mm.scales = isa::At(3072);
+  mm.n = 8;
+  mm.k = 2 * uint32_t(cfg.D);
+  mm.m = 8;
+  mm.w_stride = 2 * uint32_t(cfg.D);
+  mm.out_stride = 1;
+  mm.acc = true;
+  const std::vector<isa::Instr> code = {isa::EncodeLd(ld), isa::EncodeQact(q), isa::EncodeMm(mm),
+                                        isa::EncodeMm(mm), isa::EncodeHalt()};
+  for (int stall : {0, 40}) {
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      SparseMemory isa_dram(cfg.DRAM_BYTES);
+      FillRandomDram(seed, 8192, &isa_dram);
+      SparseMemory rtl_dram = isa_dram;
+      sim::IsaSim isa(cfg, &isa_dram);
+      ASSERT_TRUE(isa.LoadProgram(code).ok());
+      ASSERT_TRUE(isa.Run({}).ok());
+      auto h = RtlHarness::Create(cfg);
+      ASSERT_TRUE(h.ok());
+      ASSERT_TRUE((*h)->LoadProgram(code).ok());
+      RtlRunOptions ro;
+      ro.mem.stall_percent = stall;
+      ro.mem.seed = seed;
+      StatusOr<RtlRun> run = (*h)->Run(&rtl_dram, ro);
+      ASSERT_TRUE(run.ok()) << run.status().message();
+      const std::vector<uint32_t> out = (*h)->ReadTmem(1000, 16);
+      for (uint32_t a = 0; a < 16; ++a) {
+        ASSERT_EQ(out[a], isa.tmem()[1000 + a])
+            << "TMEM[" << 1000 + a << "], stall " << stall << ", seed " << seed;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace otpu::rtl

@@ -1,0 +1,76 @@
+// otpu-mkcheckpoint: writes a tiny random Qwen3 checkpoint directory (config.json,
+// safetensors, tokenizer.json); with the defaults, the spec's qwen-tiny (docs/models.md).
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "workloads/models/tiny_checkpoint.h"
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int kExitError = 1;  // I/O failure
+constexpr int kExitUsage = 2;  // bad option
+
+constexpr char kUsage[] =
+    "usage: otpu-mkcheckpoint DIR [--seed N] [--dtype bf16|f16|f32] [--shards N]\n"
+    "Writes the random qwen-tiny checkpoint (seed 0 by default) into DIR.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string dir, dtype;
+  uint32_t seed = 0;
+  int shards = 1;
+  bool help = false;
+  po::options_description visible("options");
+  visible.add_options()("help,h", po::bool_switch(&help), "print this help")(
+      "seed", po::value(&seed)->default_value(0), "random seed of the weights")(
+      "dtype", po::value(&dtype)->default_value("bf16"), "tensor dtype: bf16, f16 or f32")(
+      "shards", po::value(&shards)->default_value(1), "safetensors files (> 1: sharded index)");
+  po::options_description all;
+  all.add(visible).add_options()("dir", po::value(&dir));
+  po::positional_options_description positional;
+  positional.add("dir", 1);
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "otpu-mkcheckpoint: %s\n%s", e.what(), kUsage);
+    return kExitUsage;
+  }
+  if (help) {
+    std::cout << kUsage << visible;
+    return 0;
+  }
+  if (dir.empty()) {
+    std::fprintf(stderr, "otpu-mkcheckpoint: no DIR\n%s", kUsage);
+    return kExitUsage;
+  }
+  otpu::models::TinyCheckpointOptions options;
+  options.seed = seed;
+  options.shards = shards;
+  if (dtype == "bf16") {
+    options.dtype = otpu::models::Dtype::kBF16;
+  } else if (dtype == "f16") {
+    options.dtype = otpu::models::Dtype::kF16;
+  } else if (dtype == "f32") {
+    options.dtype = otpu::models::Dtype::kF32;
+  } else {
+    std::fprintf(stderr, "otpu-mkcheckpoint: --dtype %s: not bf16, f16 or f32\n", dtype.c_str());
+    return kExitUsage;
+  }
+  if (shards < 1) {
+    std::fprintf(stderr, "otpu-mkcheckpoint: --shards %d: must be at least 1\n", shards);
+    return kExitUsage;
+  }
+  const otpu::Status status = otpu::models::WriteTinyCheckpoint(dir, options);
+  if (!status.ok()) {
+    std::fprintf(stderr, "otpu-mkcheckpoint: %s\n", status.message().c_str());
+    return kExitError;
+  }
+  return 0;
+}

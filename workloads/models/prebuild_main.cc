@@ -1,0 +1,71 @@
+// otpu-prebuild MODEL:WF:HF [--cfg sim|board]: fills the image cache with the run's 4-bit
+// weights (docs/models.md, "Image cache"); otpu-lock --prebuild runs it at nice 19.
+// Exit codes: 0 done (or nothing to do), 1 failure, 2 usage.
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "workloads/models/image_cache.h"
+#include "workloads/models/model_source.h"
+#include "workloads/models/prebuild.h"
+
+namespace {
+
+namespace po = boost::program_options;
+using namespace otpu;
+using namespace otpu::models;
+
+constexpr int kExitFailure = 1, kExitUsage = 2;
+constexpr const char* kUsage = "usage: otpu-prebuild MODEL:WF:HF [--cfg sim|board]\n";
+
+int Fail(int code, const std::string& line) {
+  std::cerr << "otpu-prebuild: " << line << "\n";
+  return code;
+}
+
+int Main(int argc, char** argv) {
+  po::options_description opts("otpu-prebuild options");
+  opts.add_options()("cfg", po::value<std::string>()->default_value("sim"),
+                     "accelerator configuration: sim or board")(
+      "help,h", "print this help")("spec", po::value<std::vector<std::string>>(), "MODEL:WF:HF");
+  po::positional_options_description pos;
+  pos.add("spec", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(opts).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return Fail(kExitUsage, e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (!vm.count("spec") || vm["spec"].as<std::vector<std::string>>().size() != 1)
+    return Fail(kExitUsage, "name one MODEL:WF:HF (e.g. qwen-tiny:fp4:-)");
+  const std::string text = vm["spec"].as<std::vector<std::string>>()[0];
+  StatusOr<PrebuildRequest> req = ParsePrebuildRequest(text);
+  if (!req.ok()) return Fail(kExitUsage, req.status().message());
+  StatusOr<isa::Config> hw = ParseHwConfig(vm["cfg"].as<std::string>());
+  if (!hw.ok()) return Fail(kExitUsage, hw.status().message());
+  StatusOr<ImageCacheOptions> cache_opts = ImageCacheOptionsFromEnv();
+  if (!cache_opts.ok()) return Fail(kExitFailure, cache_opts.status().message());
+  ImageCache cache(*cache_opts);
+  if (!cache.enabled()) {
+    std::printf("otpu-prebuild: the image cache is off (%s=0): nothing to do\n", kImageCacheEnv);
+    return 0;
+  }
+  StatusOr<ModelSource> model = LoadModel(req->model);
+  if (!model.ok()) return Fail(kExitFailure, model.status().message());
+  StatusOr<PrebuildReport> report = Prebuild(*model->weights, req->formats, *hw, &cache);
+  if (!report.ok()) return Fail(kExitFailure, text + ": " + report.status().message());
+  std::printf("otpu-prebuild: %s on %s: %d 4-bit matrices, %d quantized, %d already cached (%s)\n",
+              text.c_str(), hw->name.c_str(), report->matrices, report->quantized,
+              report->cached, cache.options().dir.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return Main(argc, argv); }

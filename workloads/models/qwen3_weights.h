@@ -1,0 +1,59 @@
+// Qwen3Weights: a whole Qwen3 model's parameters as float tensors in Hugging Face layout,
+// from a checkpoint directory or from the seeded random initialisation (qwen-tiny). The
+// engine takes one of these whatever its source.
+#ifndef OTPU_WORKLOADS_MODELS_QWEN3_WEIGHTS_H_
+#define OTPU_WORKLOADS_MODELS_QWEN3_WEIGHTS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "workloads/common/status.h"
+#include "workloads/models/qwen3_config.h"
+
+namespace otpu::models {
+
+// One decoder layer. Matrices are row-major [out, in] as in the checkpoint:
+// q_proj [hq*hd, H], k_proj/v_proj [hkv*hd, H], o_proj [H, hq*hd],
+// gate_proj/up_proj [F, H], down_proj [H, F]; norm gains are vectors.
+struct Qwen3LayerWeights {
+  std::vector<float> input_layernorm;           // [H]
+  std::vector<float> q_proj, k_proj, v_proj;    // see above
+  std::vector<float> q_norm, k_norm;            // [hd] each, shared by all heads
+  std::vector<float> o_proj;                    // [H, hq*hd]
+  std::vector<float> post_attention_layernorm;  // [H]
+  std::vector<float> gate_proj, up_proj;        // [F, H]
+  std::vector<float> down_proj;                 // [H, F]
+};
+
+// The whole model.
+struct Qwen3Weights {
+  Qwen3Config config;
+  std::vector<float> embed_tokens;  // [vocab, H]; row t is token t's embedding
+  std::vector<Qwen3LayerWeights> layers;
+  std::vector<float> norm;     // [H], the final RMSNorm gain
+  std::vector<float> lm_head;  // [vocab, H]; empty when config.tie_word_embeddings
+
+  // The LM head matrix [vocab, H]: embed_tokens when tied.
+  const std::vector<float>& LmHead() const {
+    return config.tie_word_embeddings ? embed_tokens : lm_head;
+  }
+  // Tensor `name` (a Hugging Face name such as "model.layers.0.mlp.up_proj.weight");
+  // nullptr for an unknown name or lm_head.weight of a tied model.
+  const std::vector<float>* Find(const std::string& name) const;
+  std::vector<float>* Find(const std::string& name);
+};
+
+// The seeded random model: matrices N(0, 1/sqrt(fan-in)), embeddings N(0, 1), norm gains
+// 1 + N(0, 0.1), drawn from mt19937(seed) with our own Box-Muller (std::normal_distribution's
+// algorithm differs between standard libraries) in Qwen3TensorNames order. Every value is
+// rounded to bf16, so a bf16 or f32 checkpoint of it loads back bit-exactly.
+// RandomQwen3(Qwen3Config::Tiny(), 0) is the spec's qwen-tiny.
+Qwen3Weights RandomQwen3(const Qwen3Config& config, uint32_t seed);
+
+// Reads every tensor of an opened checkpoint into floats.
+StatusOr<Qwen3Weights> LoadQwen3Weights(const Qwen3Checkpoint& checkpoint);
+
+}  // namespace otpu::models
+
+#endif  // OTPU_WORKLOADS_MODELS_QWEN3_WEIGHTS_H_

@@ -1,0 +1,162 @@
+// Reading and writing the safetensors format (huggingface/safetensors): an 8-byte
+// little-endian header length, a JSON header {name: {dtype, shape, data_offsets}} (plus an
+// ignored "__metadata__"), then the tensor bytes. Files are memory mapped read-only; BF16,
+// F16 and F32 tensors convert to float on request.
+#ifndef OTPU_WORKLOADS_MODELS_SAFETENSORS_H_
+#define OTPU_WORKLOADS_MODELS_SAFETENSORS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "workloads/common/status.h"
+
+namespace otpu::models {
+
+// The safetensors element types. Only kBF16, kF16 and kF32 convert to float; the others are
+// recognised so their sizes can be checked.
+enum class Dtype {
+  kBool,
+  kU8,
+  kI8,
+  kI16,
+  kU16,
+  kF16,
+  kBF16,
+  kI32,
+  kU32,
+  kF32,
+  kF64,
+  kI64,
+  kU64,
+  kF8E4M3,
+  kF8E5M2
+};
+
+// The header spelling ("BF16", "F8_E4M3", ...).
+const char* DtypeName(Dtype dtype);
+// Bytes per element.
+size_t DtypeSize(Dtype dtype);
+// Parses a header spelling; false for an unknown one.
+bool ParseDtype(const std::string& name, Dtype* dtype);
+
+// bf16 bits -> float (exact).
+float Bf16ToFloat(uint16_t bits);
+// float -> bf16 bits, round to nearest even; NaN stays NaN.
+uint16_t FloatToBf16(float value);
+// IEEE half bits -> float (exact, subnormals included).
+float F16ToFloat(uint16_t bits);
+// float -> IEEE half bits, round to nearest even; overflow gives infinity.
+uint16_t FloatToF16(float value);
+
+// "[a, b, c]" for messages.
+std::string ShapeString(std::span<const int64_t> shape);
+
+// One tensor's header entry; begin/end are byte offsets into the file's data section.
+struct TensorInfo {
+  std::string name;
+  Dtype dtype = Dtype::kF32;
+  std::vector<int64_t> shape;
+  uint64_t begin = 0, end = 0;
+
+  // Product of the shape (1 for a scalar).
+  int64_t NumElements() const;
+};
+
+// One mapped .safetensors file.
+class SafetensorsFile {
+ public:
+  // Maps `path` and checks its header: DataLoss naming the file (and tensor) for a truncated
+  // file, a header that is not JSON, an unknown dtype or offsets outside the file.
+  static StatusOr<std::unique_ptr<SafetensorsFile>> Open(const std::string& path);
+  ~SafetensorsFile();
+  SafetensorsFile(const SafetensorsFile&) = delete;
+  SafetensorsFile& operator=(const SafetensorsFile&) = delete;
+
+  // The file's path as opened.
+  const std::string& path() const { return path_; }
+  // All tensors by name.
+  const std::map<std::string, TensorInfo>& tensors() const { return tensors_; }
+  // The entry for `name`, or nullptr.
+  const TensorInfo* Find(const std::string& name) const;
+  // The raw little-endian bytes of a tensor of this file (valid while the file lives).
+  std::span<const uint8_t> Bytes(const TensorInfo& info) const;
+  // Tensor `name` as floats; NotFound naming the file and tensor when absent,
+  // InvalidArgument when its shape differs from a non-empty `expected_shape` or its dtype
+  // does not convert.
+  StatusOr<std::vector<float>> ReadFloat(const std::string& name,
+                                         std::span<const int64_t> expected_shape = {}) const;
+
+ private:
+  SafetensorsFile(std::string path, const uint8_t* map, size_t size)
+      : path_(std::move(path)), map_(map), size_(size) {}
+  Status ParseHeader();
+
+  std::string path_;
+  const uint8_t* map_ = nullptr;  // whole file, read-only mapping (nullptr when empty)
+  size_t size_ = 0;
+  const uint8_t* data_ = nullptr;  // start of the data section
+  size_t data_size_ = 0;
+  std::map<std::string, TensorInfo> tensors_;
+};
+
+// The tensors of a checkpoint: one model.safetensors or the shards named by
+// model.safetensors.index.json ("weight_map": {tensor: shard file}).
+class SafetensorsSet {
+ public:
+  // Opens `dir`/model.safetensors, or else `dir`/model.safetensors.index.json; NotFound
+  // naming the directory when neither exists.
+  static StatusOr<std::unique_ptr<SafetensorsSet>> OpenDir(const std::string& dir);
+  // Opens one .safetensors file.
+  static StatusOr<std::unique_ptr<SafetensorsSet>> OpenFile(const std::string& path);
+  // Opens a sharded index: every shard is mapped and every weight_map entry must be in
+  // its shard (errors name the index, shard and tensor).
+  static StatusOr<std::unique_ptr<SafetensorsSet>> OpenIndex(const std::string& path);
+
+  // Where the tensors came from (the file or the index).
+  const std::string& source() const { return source_; }
+  // All tensor names, sorted.
+  std::vector<std::string> Names() const;
+  // The entry for `name`, or nullptr.
+  const TensorInfo* Find(const std::string& name) const;
+  // The file holding `name`, or nullptr.
+  const SafetensorsFile* FileOf(const std::string& name) const;
+  // Tensor `name` as floats; errors as SafetensorsFile::ReadFloat, naming `source()` when
+  // the tensor is missing.
+  StatusOr<std::vector<float>> ReadFloat(const std::string& name,
+                                         std::span<const int64_t> expected_shape = {}) const;
+
+ private:
+  explicit SafetensorsSet(std::string source) : source_(std::move(source)) {}
+
+  std::string source_;
+  std::vector<std::unique_ptr<SafetensorsFile>> files_;
+  std::map<std::string, const SafetensorsFile*> owner_;  // tensor name -> file
+};
+
+// A tensor to write: float values converted to `dtype` (kBF16, kF16 or kF32).
+struct TensorToWrite {
+  std::string name;
+  Dtype dtype = Dtype::kF32;
+  std::vector<int64_t> shape;
+  std::span<const float> values;  // not owned; NumElements(shape) values
+};
+
+// Writes a .safetensors file atomically (a temporary name in the same directory, then
+// rename): tensors packed in the given order without holes, as the format requires, the
+// header padded to 8 bytes. InvalidArgument for a value count that does not match its shape
+// or a dtype that does not convert; Internal for I/O.
+Status WriteSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors);
+
+// Writes `contents` to `path` atomically (temp name + rename); Internal naming the path.
+Status WriteFileAtomic(const std::string& path, const std::string& contents);
+// Reads a whole file; NotFound or Internal naming the path.
+StatusOr<std::string> ReadFileToString(const std::string& path);
+
+}  // namespace otpu::models
+
+#endif  // OTPU_WORKLOADS_MODELS_SAFETENSORS_H_

@@ -106,9 +106,9 @@ module otpu_core
 
   logic running, start, halt;
 
-  ///////////////////////////
+  /////////////////////////////
   // Host inputs, registered //
-  ///////////////////////////
+  /////////////////////////////
 
   logic                   run_q, imem_we_q, host_tm_we_q, host_act_we_q;
   logic [7:0][31:0]       args_q;

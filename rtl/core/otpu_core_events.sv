@@ -104,9 +104,9 @@ module otpu_core_events
   end
   assign ev_act_o = act;
 
-  ////////////////////////
-  // Run totals (halt)  //
-  ////////////////////////
+  ///////////////////////
+  // Run totals (halt) //
+  ///////////////////////
 
   // Port transfers of the run so far, this cycle's included: bmxu bdma amxu aq.
   logic [3:0][31:0] ports_d, ports_q;

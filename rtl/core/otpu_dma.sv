@@ -177,9 +177,9 @@ module otpu_dma
   logic [TAG_W-RobW-1:0] unused_rsp_tag;
   assign unused_rsp_tag = b_rsp_tag_i[TAG_W-1:RobW];
 
-  //////////////////
-  // ST: gather   //
-  //////////////////
+  ////////////////
+  // ST: gather //
+  ////////////////
 
   logic [D*8-1:0] stb_data_d, stb_data_q;
   logic [D-1:0]   stb_be_d, stb_be_q;

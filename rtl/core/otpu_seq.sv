@@ -171,9 +171,9 @@ module otpu_seq
     .empty_o        (win_empty)
   );
 
-  ///////////////////
-  // Fetch, LOOP   //
-  ///////////////////
+  /////////////////
+  // Fetch, LOOP //
+  /////////////////
 
   // LOOP: count e1, body w4, body end pc + 1 + w4 (33 bits: w4 is a full word).
   logic [32:0] loop_end;

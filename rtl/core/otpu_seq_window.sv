@@ -47,9 +47,9 @@ module otpu_seq_window
   fprint_t                 fp_q[WIN];
   logic [INSTR_W-1:0]      instr_q[WIN];
 
-  ///////////////////////////
+  ////////////////////////////
   // Slots leaving, joining //
-  ///////////////////////////
+  ////////////////////////////
 
   logic [WIN-1:0] ending;
   always_comb begin

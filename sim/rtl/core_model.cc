@@ -240,6 +240,8 @@ void CoreModel::ReadEvents(CoreCycle* out) {
   }
 }
 
+bool CoreModel::HaltEvent() const { return top_->ev_halt_o; }
+
 void CoreModel::Rise() {
   top_->clk_i = 1;
   top_->eval();

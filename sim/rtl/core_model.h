@@ -60,6 +60,8 @@ class CoreModel {
   void ReadRequests(const MemOffer& offer, MemRequests* req);
   // Fills `out` from the event bundle (cycle numbering is the caller's).
   void ReadEvents(CoreCycle* out);
+  // The run's last cycle is this one (the halt event alone, cheaper than ReadEvents).
+  bool HaltEvent() const;
   void Rise();
 
   // Status outputs.

@@ -82,9 +82,13 @@ void DramModel::Accept(int64_t cycle, const MemOffer& offer, const MemRequests& 
     if (!mem_->Contains(req.b_wr_addr, uint64_t(chunk_))) {
       Fail("port-B write", req.b_wr_addr, uint64_t(chunk_));
     } else {
-      for (int i = 0; i < chunk_; ++i) {
-        if (req.b_wr_be[size_t(i)]) mem_->Write8(uint64_t(req.b_wr_addr) + uint64_t(i), req.b_wr_data[size_t(i)]);
+      // Read, merge the enabled bytes, write back: one page lookup each way.
+      scratch_.resize(size_t(chunk_));
+      mem_->Read(req.b_wr_addr, scratch_.data(), uint64_t(chunk_));
+      for (size_t i = 0; i < scratch_.size(); ++i) {
+        if (req.b_wr_be[i]) scratch_[i] = req.b_wr_data[i];
       }
+      mem_->Write(req.b_wr_addr, scratch_.data(), uint64_t(chunk_));
     }
   }
   if (req.a_valid && offer.a_ready && req.a_we) {
@@ -93,7 +97,9 @@ void DramModel::Accept(int64_t cycle, const MemOffer& offer, const MemRequests& 
       Fail("port-A write", req.a_addr, 4);
     } else {
       for (int i = 0; i < 4; ++i) {
-        if (req.a_be >> i & 1) mem_->Write8(uint64_t(req.a_addr) + uint64_t(i), uint8_t(req.a_wdata >> (8 * i)));
+        if (req.a_be >> i & 1) {
+          mem_->Write8(uint64_t(req.a_addr) + uint64_t(i), uint8_t(req.a_wdata >> (8 * i)));
+        }
       }
     }
   }
@@ -121,11 +127,6 @@ void DramModel::Accept(int64_t cycle, const MemOffer& offer, const MemRequests& 
     ++stats_.b_wait;
   }
   if (req.a_valid && !offer.a_ready) ++stats_.a_wait;
-}
-
-void DramModel::Drop() {
-  b_pending_.clear();
-  a_pending_.clear();
 }
 
 }  // namespace otpu::rtl

@@ -72,8 +72,6 @@ class DramModel {
 
   // No read is waiting for its response.
   bool Idle() const { return b_pending_.empty() && a_pending_.empty(); }
-  // Forgets the reads in flight (the core was reset).
-  void Drop();
   const DramStats& stats() const { return stats_; }
   // Internal naming the first access outside the memory, OK otherwise.
   const Status& status() const { return status_; }
@@ -96,6 +94,7 @@ class DramModel {
   DramOptions opts_;
   std::mt19937_64 rng_;
   std::deque<Pending> b_pending_, a_pending_;
+  std::vector<uint8_t> scratch_;  // a chunk being merged
   DramStats stats_;
   Status status_;
 };

@@ -65,7 +65,8 @@ class Generator {
     switch (U(0, 2)) {
       case 0: Emit(isa::EncodeNop()); break;
       case 1: Emit(isa::EncodeLi({uint8_t(U(5, 7)), uint32_t(rng_())})); break;
-      default: Emit(isa::EncodeAddi({uint8_t(U(5, 7)), isa::At(uint8_t(U(0, 7)), uint32_t(rng_()))}));
+      default:
+        Emit(isa::EncodeAddi({uint8_t(U(5, 7)), isa::At(uint8_t(U(0, 7)), uint32_t(rng_()))}));
     }
   }
 
@@ -178,7 +179,8 @@ class Generator {
     q.dst_stride = Stride((q.n - 1) * q.elem_stride + 1);
     const uint32_t scales = q.perrow ? 1 : q.n / uint32_t(cfg_.D);
     const uint64_t src_ext = uint64_t(q.rows - 1) * q.src_stride + q.n;
-    const uint64_t val_ext = uint64_t(q.rows - 1) * q.dst_stride + uint64_t(q.n - 1) * q.elem_stride + 1;
+    const uint64_t val_ext =
+        uint64_t(q.rows - 1) * q.dst_stride + uint64_t(q.n - 1) * q.elem_stride + 1;
     if (!Place(tm, iters, src_ext, opts_.tmem_words, 1, &q.src)) return false;
     if (!Place(dr, iters, val_ext, opts_.dram_bytes, 1, &q.dst)) return false;
     if (!Place(dr, iters, 4 * uint64_t(q.rows) * scales, opts_.dram_bytes, 4, &q.scales)) {
@@ -203,7 +205,8 @@ class Generator {
     const uint32_t row_bytes = four_bit ? mm.k / 2 : mm.k;
     mm.w_stride = (row_bytes + d - 1) / d * d + d * U(0, 1);
     mm.out_stride = Stride(mm.n);
-    if (!opts_.mm_overlapping_rows && mm.m > 1 && mm.out_stride < mm.n) mm.out_stride = mm.n;
+    // Overlapping output rows are undefined (docs/isa.md, MM).
+    if (mm.m > 1 && mm.out_stride < mm.n) mm.out_stride = mm.n + U(0, 3);
     const uint64_t out_ext = uint64_t(mm.m - 1) * mm.out_stride + mm.n;
     const uint64_t w_ext = uint64_t(mm.n - 1) * mm.w_stride + row_bytes;
     const uint64_t s_ext = 4 * uint64_t(mm.n) * (mm.k / d);

@@ -25,9 +25,6 @@ struct RandomProgramOptions {
   uint32_t dram_bytes = 16384;     // DRAM bytes [0, dram_bytes) the program uses
   // Unit instruction kinds to draw from (LD ST MM QACT QST VOP).
   std::vector<isa::Opcode> kinds = {isa::Opcode::kLD, isa::Opcode::kST};
-  // MM output rows may overlap (out_stride < n). Off while the MXU gets it wrong
-  // (docs/rtl-core.md "Open issues").
-  bool mm_overlapping_rows = false;
 };
 
 struct RandomProgram {

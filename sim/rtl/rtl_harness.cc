@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <bit>
+#include <chrono>
 
 #include "sim/rtl/core_model.h"
 #include "workloads/isa/disasm.h"
@@ -125,6 +126,7 @@ StatusOr<RtlRun> RtlHarness::Run(SparseMemory* dram, const RtlRunOptions& opts) 
     model_->Rise();
   }
   if (!model_->running() || model_->cycle() != 0) {
+    model_->Reset();
     return Internal("the RTL model did not start its run");
   }
   collector.OnRunStart();
@@ -135,26 +137,44 @@ StatusOr<RtlRun> RtlHarness::Run(SparseMemory* dram, const RtlRunOptions& opts) 
   MemRequests req;
   CoreCycle cyc;
   run.stop = Stop::kCycleLimit;
+  const auto t0 = std::chrono::steady_clock::now();
   for (int64_t cycle = 0; cycle < opts.max_cycles; ++cycle) {
     mem.Offer(cycle, &offer);
     model_->Drive(offer);
     model_->ReadRequests(offer, &req);
     mem.Accept(cycle, offer, req);
-    cyc.cycle = cycle;
-    model_->ReadEvents(&cyc);
-    collector.OnClock(cyc);
-    for (ClockHook* h : hooks_) h->OnClock(cyc);
+    bool halt;
+    if (opts.record_events) {
+      cyc.cycle = cycle;
+      model_->ReadEvents(&cyc);
+      collector.OnClock(cyc);
+      for (ClockHook* h : hooks_) h->OnClock(cyc);
+      halt = cyc.halt.valid;
+    } else {
+      halt = model_->HaltEvent();
+      if (halt) {  // the halt's cycle and port totals
+        cyc.cycle = cycle;
+        model_->ReadEvents(&cyc);
+        collector.OnClock(cyc);
+      }
+    }
     model_->Rise();
-    if (cyc.halt.valid) {
+    if (halt) {
       run.stop = model_->error() ? Stop::kError : Stop::kHalt;
       break;
     }
   }
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   model_->SetRun(false);
   for (ClockHook* h : hooks_) h->OnRunEnd();
 
-  RETURN_IF_ERROR(mem.status());
-  RETURN_IF_ERROR(collector.status());
+  // A broken rule leaves the core in an unknown state: the next run starts from reset.
+  for (const Status* st : {&mem.status(), &collector.status()}) {
+    if (!st->ok()) {
+      model_->Reset();
+      return *st;
+    }
+  }
   run.events = std::move(collector.events());
   run.events.retired = model_->retired();
   run.windows = collector.windows();
@@ -168,6 +188,7 @@ StatusOr<RtlRun> RtlHarness::Run(SparseMemory* dram, const RtlRunOptions& opts) 
     return run;
   }
   if (!mem.Idle()) {
+    model_->Reset();
     return Internal("the core halted with port reads still unanswered");
   }
   if (run.stop == Stop::kError) {

@@ -38,6 +38,9 @@ struct RtlRunOptions {
   DramOptions mem;                         // ideal or stalling memory
   int64_t max_cycles = int64_t{1} << 32;   // the run stops with kCycleLimit after these
   uint32_t window = 64;                    // per-window counter window, cycles
+  // Read the event bundle every cycle (instructions, windows, hooks). Off, a run reads only
+  // the halt: cycles, ports and memories are still right; this measures the tap's cost.
+  bool record_events = true;
 };
 
 struct RtlRun {
@@ -52,6 +55,7 @@ struct RtlRun {
   std::array<int64_t, 4> ports{};          // bmxu bdma amxu aq
   std::array<int64_t, kCoreUnits> lose{};  // cycles each unit was refused by TMEM
   DramStats dram;
+  double seconds = 0;                      // wall time of the cycle loop (cycles / seconds = speed)
 };
 
 class RtlHarness {

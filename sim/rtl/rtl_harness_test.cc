@@ -167,6 +167,36 @@ TEST_F(RtlHarnessTest, DependentInstructionWaitsForTheEndOfItsDependency) {
   EXPECT_LT(free.ready, ld.end);
 }
 
+TEST_F(RtlHarnessTest, InstructionsThatOnlyReadTheSameWordsDoNotWait) {
+  RtlRun run = Run({isa::EncodeLd(Dma(0, 0, 64)),
+                    isa::EncodeSt(Dma(1000, 0x8000, 256)),                   // reads t1000..
+                    isa::EncodeVop(Vop(isa::VopFn::kCOPY, 2000, 1000, 64))});  // reads t1000..
+  ASSERT_EQ(run.events.instrs.size(), 3u);
+  const sim::InstrEvent& st = run.events.instrs[1];
+  const sim::InstrEvent& vop = run.events.instrs[2];
+  EXPECT_EQ(vop.ready, vop.dispatch);
+  EXPECT_LT(vop.start, st.end);
+}
+
+TEST_F(RtlHarnessTest, MmStreamsWeightsBeforeItsTmemDependencyEnds) {
+  isa::VopOp slow = Vop(isa::VopFn::kEXP2, 0, 4096, 256);  // writes t0..t255, CL lanes
+  isa::MmOp mm;
+  mm.out = isa::At(0);  // overwrites what the VOP writes: waits for it to consume
+  mm.w = isa::At(0x10000);
+  mm.scales = isa::At(0x20000);
+  mm.n = 4;
+  mm.k = uint32_t(cfg.D);
+  mm.w_stride = uint32_t(cfg.D);
+  RtlRun run = Run({isa::EncodeVop(slow), isa::EncodeMm(mm)});
+  ASSERT_EQ(run.events.instrs.size(), 2u);
+  const sim::InstrEvent& vop = run.events.instrs[0];
+  const sim::InstrEvent& m = run.events.instrs[1];
+  EXPECT_EQ(m.ready, m.dispatch);  // no DRAM dependency
+  EXPECT_LT(m.start, vop.end);
+  EXPECT_GE(m.release, vop.end);
+  EXPECT_LT(m.release, m.end);
+}
+
 TEST_F(RtlHarnessTest, EveryInstructionIsDispatchedReadyStartedAndEndedInOrder) {
   for (uint32_t i = 0; i < 256; ++i) dram.Write32(4 * i, std::bit_cast<uint32_t>(float(i) / 7));
   std::vector<isa::Instr> code = {isa::EncodeLd(Dma(0, 0, 64, 4))};
@@ -225,6 +255,21 @@ TEST_F(RtlHarnessTest, StallingMemoryTakesLongerAndMovesTheSameBytes) {
   EXPECT_GT(stalled.dram.b_wait, 0);
   EXPECT_EQ(stalled.dram.b_reads, ideal.dram.b_reads);
   for (uint32_t i = 0; i < 512; ++i) ASSERT_EQ(dram.Read32(0x8000 + 4 * i), i * 2654435761u);
+}
+
+TEST_F(RtlHarnessTest, WithoutEventsARunTakesTheSameCyclesAndMovesTheSameBytes) {
+  for (uint32_t i = 0; i < 256; ++i) dram.Write32(4 * i, i + 1);
+  const std::vector<isa::Instr> code = {isa::EncodeLd(Dma(0, 0, 256)),
+                                        isa::EncodeSt(Dma(0, 0x4000, 256))};
+  RtlRun with = Run(code);
+  RtlRunOptions opts;
+  opts.record_events = false;
+  dram.Write32(0x4000, 0);
+  RtlRun without = Run(code, opts);
+  EXPECT_EQ(without.events.cycles, with.events.cycles);
+  EXPECT_EQ(without.ports, with.ports);
+  EXPECT_TRUE(without.events.instrs.empty());
+  EXPECT_EQ(dram.Read32(0x4000), 1u);
 }
 
 // Counts what a hook sees.

@@ -1,0 +1,115 @@
+#include "lens/build_hw_profile.h"
+
+#include <algorithm>
+
+#include "lens/build_profile.h"
+#include "lens/notes.h"
+#include "lens/trace/tokenizer.h"
+
+namespace otpu::lens {
+namespace {
+
+// Window columns bm..fc are 0..8; fm fq fv fc (5..8) are the TMEM refusals of MXU QUANT VPU
+// COLL.
+constexpr int kFirstFreezeColumn = 5;
+constexpr isa::Unit kFreezeUnits[] = {isa::Unit::kMXU, isa::Unit::kQUANT, isa::Unit::kVPU,
+                                      isa::Unit::kCOLL};
+
+// Replaces the slice's buckets, ports and losses with what the core counted itself.
+void UseCoreCounters(const trace::TraceRun& run, Slice* s) {
+  const auto& columns = Buckets::Columns();
+  s->buckets.Resize(run.windows.size());
+  for (size_t w = 0; w < run.windows.size(); ++w) {
+    const trace::WindowCounts& win = run.windows[w];
+    s->buckets.c[w] = win.last;
+    s->buckets.n[w] = win.n;
+    for (int i = 0; i < trace::kWindowColumns; ++i) {
+      (s->buckets.*columns[size_t(2 + i)].second)[w] = win.columns[size_t(i)];
+    }
+  }
+  s->ports.bmxu = run.ports[0];
+  s->ports.bdma = run.ports[1];
+  s->ports.amxu = run.ports[2];
+  s->ports.aq = run.ports[3];
+  std::fill(s->lose.begin(), s->lose.end(), 0);
+  for (const trace::WindowCounts& win : run.windows) {
+    for (int i = 0; i < 4; ++i) {
+      s->lose[size_t(kFreezeUnits[i])] += win.columns[size_t(kFirstFreezeColumn + i)];
+    }
+  }
+}
+
+// The loss warnings of a hw profile, most important first.
+std::vector<Note> LossNotes(const HwTrace& t, const trace::DecodeStats& stats) {
+  std::vector<Note> notes;
+  if (t.drop > 0) {
+    notes.push_back({NoteLevel::kWarn, "capture queue dropped " + std::to_string(t.drop) +
+                                           " events (TRACE_DROP)"});
+  }
+  if (t.lost > 0) {
+    const std::string head = std::to_string(t.lost) + " of " + std::to_string(t.count) +
+                             " records did not fit the buffer: ";
+    notes.push_back({NoteLevel::kWarn,
+                     t.keep == "last"
+                         ? head + "the run before cycle " + std::to_string(stats.first_cycle) +
+                               " is missing, the ring kept the last ones"
+                         : head + "the run after cycle " + std::to_string(stats.traced_to) +
+                               " is missing"});
+  }
+  return notes;
+}
+
+}  // namespace
+
+StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cfg,
+                                  const isa::Program& program, const trace::TraceRun& run,
+                                  int window_cycles, const std::string& mem) {
+  ASSIGN_OR_RETURN(Profile p, BuildProfile(ProfileKind::kRtl, name, cfg, program, run.events,
+                                           window_cycles));
+  p.config.WIN = window_cycles;
+  p.config.MEM = mem;
+  Slice& s = p.slices[0];
+  UseCoreCounters(run, &s);
+  SliceRoofline& r = p.roofline.per_slice[0];
+  r.portb = s.ports.bmxu + s.ports.bdma;
+  r.porta = s.ports.amxu + s.ports.aq;
+  r.bound = std::max(r.portb, r.porta);
+  p.roofline.bound = 0;
+  for (const SliceRoofline& each : p.roofline.per_slice) {
+    p.roofline.bound = std::max(p.roofline.bound, each.bound);
+  }
+  p.roofline.efficiency = p.cycles > 0 ? double(p.roofline.bound) / double(p.cycles) : 0.0;
+  p.notes = MakeNotes(p);
+  return p;
+}
+
+StatusOr<Profile> BuildHwProfile(const std::string& name, const isa::Config& cfg,
+                                 const isa::Program& program,
+                                 std::span<const trace::Record> records,
+                                 const TraceRegisters& regs, int window_cycles,
+                                 const std::string& mem) {
+  ASSIGN_OR_RETURN(trace::Tokens tokens, trace::Tokenize(records));
+  ASSIGN_OR_RETURN(trace::Decoded decoded, trace::Decode(tokens, program, cfg));
+  ASSIGN_OR_RETURN(Profile p,
+                   BuildRtlProfile(name, cfg, program, decoded.run, window_cycles, mem));
+  p.kind = ProfileKind::kHw;
+  HwTrace t;
+  t.count = regs.count;
+  t.drop = regs.drop;
+  t.depth = regs.depth;
+  t.keep = regs.keep_last ? "last" : "first";
+  t.wrapped = regs.keep_last && regs.count > regs.depth;
+  t.lost = std::max<int64_t>(0, regs.count - regs.depth);
+  t.records = int64_t(records.size());
+  t.open_at_end = decoded.stats.open_at_end;
+  t.traced_to = decoded.stats.traced_to;
+  t.complete = t.drop == 0 && t.lost == 0 && tokens.cut_head == 0 && tokens.cut_tail == 0 &&
+               decoded.stats.orphans == 0 && decoded.run.halted;
+  std::vector<Note> loss = LossNotes(t, decoded.stats);
+  // Loss warnings go right after the verdict (docs/profile.md).
+  p.notes.insert(p.notes.begin() + std::min<size_t>(1, p.notes.size()), loss.begin(), loss.end());
+  p.hwtrace = t;
+  return p;
+}
+
+}  // namespace otpu::lens

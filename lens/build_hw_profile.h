@@ -1,0 +1,43 @@
+// The profile builders of the event paths: `rtl` from the RTL harness's event collector and
+// `hw` from the trace buffer's records (decoded by lens/trace). Both reuse BuildProfile for
+// what every kind shares and take buckets, ports and TMEM losses from the core's own counter
+// windows and halt; with nothing lost, the hw profile equals the rtl profile (SPEC 5 parity).
+#ifndef OTPU_LENS_BUILD_HW_PROFILE_H_
+#define OTPU_LENS_BUILD_HW_PROFILE_H_
+
+#include <span>
+#include <string>
+
+#include "lens/profile.h"
+#include "lens/trace/decoder.h"
+#include "workloads/common/status.h"
+#include "workloads/isa/config.h"
+#include "workloads/isa/program.h"
+
+namespace otpu::lens {
+
+// The trace registers read after a run (SPEC 4: TRACE_COUNT, TRACE_DROP, the buffer's setup).
+struct TraceRegisters {
+  int64_t count = 0;        // TRACE_COUNT
+  int64_t drop = 0;         // TRACE_DROP (lines)
+  int64_t depth = 16384;    // buffer records (CAPS [15:8])
+  bool keep_last = false;   // the ring (STOP_WHEN_FULL was 0)
+};
+
+// The rtl profile of `run` (windows of `window_cycles`; `mem` is config.MEM).
+StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cfg,
+                                  const isa::Program& program, const trace::TraceRun& run,
+                                  int window_cycles, const std::string& mem);
+
+// The hw profile of a run of `program` from the buffer's `records` (oldest first) and the
+// trace registers: the rtl profile of the decoded run plus `hwtrace` and the loss notes.
+// DataLoss from the tokenizer or decoder (naming the record) when the records are malformed.
+StatusOr<Profile> BuildHwProfile(const std::string& name, const isa::Config& cfg,
+                                 const isa::Program& program,
+                                 std::span<const trace::Record> records,
+                                 const TraceRegisters& regs, int window_cycles,
+                                 const std::string& mem);
+
+}  // namespace otpu::lens
+
+#endif  // OTPU_LENS_BUILD_HW_PROFILE_H_

@@ -1,0 +1,215 @@
+#include "lens/trace/decoder.h"
+
+#include <string>
+
+#include "workloads/isa/cost.h"
+#include "workloads/isa/defs.h"
+#include "workloads/isa/instr.h"
+
+namespace otpu::lens::trace {
+namespace {
+
+constexpr uint32_t kZeroRegs[isa::kNumRegs] = {};  // resolved instructions need no registers
+constexpr uint32_t kRegFieldMask = 0x000FFF00u;    // ra rb rc: zero in a resolved instruction
+
+std::string At(const Group& g) {
+  return "record " + std::to_string(g.index) + " (" + RecordLetter(g.type()) + ")";
+}
+
+// One pass over the groups, in the order the trace unit wrote them (the event collector's
+// order within a cycle: dispatch, starts, release, ends, windows, halt).
+class Decoder {
+ public:
+  Decoder(const isa::Program& program, const isa::Config& cfg) : program_(program), cfg_(cfg) {
+    slot_idx_.fill(-1);
+  }
+
+  Status Add(const Group& g) {
+    ++out_.stats.groups;
+    switch (RecordType(g.type())) {
+      case RecordType::kDISPATCH: return AddDispatch(g);
+      case RecordType::kSTART: AddStart(g); break;
+      case RecordType::kRELEASE: {
+        const SlotCycle s = SlotCycle::Decode(g.head);
+        if (sim::InstrEvent* e = InSlot(s.slot)) e->release = Extend(s.cycle);
+        break;
+      }
+      case RecordType::kEND: AddEnd(g); break;
+      case RecordType::kUNIT: AddUnit(g); break;
+      case RecordType::kWINDOW_P:
+      case RecordType::kWINDOW_Q: AddWindow(g); break;
+      case RecordType::kHALT: {
+        TraceRun& run = out_.run;
+        run.halted = true;
+        run.events.cycles = Extend(SlotCycle::Decode(g.head).cycle) + 1;
+        for (int i = 0; i < kHaltPorts; ++i) run.ports[size_t(i)] = ValueOf(g.values[size_t(i)]);
+        break;
+      }
+      default: break;  // the tokenizer lets only heads through
+    }
+    return OkStatus();
+  }
+
+  Decoded Finish() {
+    for (const sim::InstrEvent& e : out_.run.events.instrs) out_.stats.open_at_end += e.end < 0;
+    out_.stats.traced_to = have_cycle_ ? last_ : -1;
+    return std::move(out_);
+  }
+
+ private:
+  // The full cycle of a 32-bit record cycle: the first at or after the previous one.
+  int64_t Extend(uint32_t c) {
+    if (!have_cycle_) {
+      have_cycle_ = true;
+      last_ = c;
+      out_.stats.first_cycle = c;
+    } else {
+      last_ += uint32_t(c - uint32_t(last_));
+    }
+    return last_;
+  }
+
+  sim::InstrEvent* InSlot(uint32_t slot) {
+    const int64_t idx = slot_idx_[slot & 0xF];
+    if (idx < 0) {
+      ++out_.stats.orphans;
+      return nullptr;
+    }
+    return &out_.run.events.instrs[size_t(idx)];
+  }
+
+  Status AddDispatch(const Group& g) {
+    const Dispatch d = Dispatch::Decode(g.head);
+    const OperandWords o = DecodeOperands(g.values[0], g.values[1]);
+    if (d.pc >= program_.size()) {
+      return DataLoss(At(g) + ": pc " + std::to_string(d.pc) + " is outside the program (" +
+                      std::to_string(program_.size()) + " instructions)");
+    }
+    sim::InstrEvent e;
+    e.resolved = program_.code[d.pc];
+    if (e.resolved.opcode() != o.op || !isa::UnitOf(isa::Opcode(o.op), &e.unit)) {
+      return DataLoss(At(g) + ": pc " + std::to_string(d.pc) + " holds opcode " +
+                      std::to_string(e.resolved.opcode()) + " but the trace says " +
+                      std::to_string(o.op) + " (another program?)");
+    }
+    e.resolved.w[0] &= ~kRegFieldMask;
+    e.resolved.w[1] = o.w1;
+    e.resolved.w[2] = o.w2;
+    e.resolved.w[3] = o.w3;
+    e.idx = int64_t(out_.run.events.instrs.size());
+    e.pc = d.pc;
+    e.dispatch = Extend(d.cycle);
+    const isa::Cost cost = isa::CostOf(e.resolved, kZeroRegs, cfg_);
+    e.work = cost.work;
+    e.port_b = cost.port_b;
+    e.port_a = cost.port_a;
+    slot_idx_[d.slot] = e.idx;
+    out_.run.events.instrs.push_back(std::move(e));
+    return OkStatus();
+  }
+
+  void AddStart(const Group& g) {
+    const Start s = Start::Decode(g.head);
+    const int64_t now = Extend(s.cycle);
+    sim::InstrEvent* e = InSlot(s.slot);
+    if (e == nullptr) return;
+    e->start = now;
+    const uint32_t delay =
+        s.saturated() ? uint32_t(uint32_t(now) - ReadyOf(g.values[0])) : s.delay;
+    e->ready = now - int64_t(delay);
+  }
+
+  void AddEnd(const Group& g) {
+    const SlotCycle s = SlotCycle::Decode(g.head);
+    const int64_t now = Extend(s.cycle);
+    ended_ = -1;
+    sim::InstrEvent* e = InSlot(s.slot);
+    if (e == nullptr) return;
+    e->end = now + 1;  // the first cycle the unit is free again
+    NameUnitCounters(e->unit, {}, &e->counters);
+    ended_ = e->idx;
+    slot_idx_[s.slot] = -1;
+  }
+
+  void AddUnit(const Group& g) {
+    const UnitCounters u = UnitCounters::Decode(g.head);
+    const int64_t now = Extend(u.cycle);
+    // U belongs to the E just before it, in the same cycle and unit.
+    if (ended_ < 0) {
+      ++out_.stats.orphans;
+      return;
+    }
+    sim::InstrEvent& e = out_.run.events.instrs[size_t(ended_)];
+    ended_ = -1;
+    if (e.end != now + 1 || uint32_t(e.unit) != u.unit) {
+      ++out_.stats.orphans;
+      return;
+    }
+    std::array<uint32_t, 4> v{};
+    for (int i = 0; i < g.num_values; ++i) v[size_t(i)] = ValueOf(g.values[size_t(i)]);
+    NameUnitCounters(e.unit, v, &e.counters);
+  }
+
+  void AddWindow(const Group& g) {
+    const Window w = Window::Decode(g.head);
+    const int64_t now = Extend(w.cycle);
+    std::vector<WindowCounts>& windows = out_.run.windows;
+    if (w.type == RecordType::kWINDOW_P) {
+      WindowCounts c;
+      c.last = now;
+      c.n = w.n;
+      for (int i = 0; i < kWindowPColumns; ++i) c.columns[size_t(i)] = ValueOf(g.values[size_t(i)]);
+      windows.push_back(c);
+      p_waiting_ = true;
+      return;
+    }
+    // Q completes the P of the same cycle.
+    const bool completes = p_waiting_ && windows.back().last == now;
+    p_waiting_ = false;
+    if (!completes) {
+      ++out_.stats.orphans;
+      return;
+    }
+    for (int i = 0; i < kWindowQColumns; ++i) {
+      windows.back().columns[size_t(kWindowPColumns + i)] = ValueOf(g.values[size_t(i)]);
+    }
+  }
+
+  const isa::Program& program_;
+  const isa::Config& cfg_;
+  Decoded out_;
+  std::array<int64_t, 16> slot_idx_{};
+  int64_t ended_ = -1;   // the instruction whose E came last, until its U
+  bool p_waiting_ = false;  // the last window has its P but not yet its Q
+  bool have_cycle_ = false;
+  int64_t last_ = 0;
+};
+
+}  // namespace
+
+void NameUnitCounters(isa::Unit unit, const std::array<uint32_t, 4>& v,
+                      std::map<std::string, int64_t>* out) {
+  switch (unit) {
+    case isa::Unit::kMXU:
+      (*out)["starve"] = v[0];
+      (*out)["bp"] = v[1];
+      (*out)["frz"] = v[2];
+      (*out)["deny"] = v[3];
+      break;
+    case isa::Unit::kQUANT:
+    case isa::Unit::kVPU:
+      (*out)["frz"] = v[0];
+      break;
+    default:
+      break;
+  }
+}
+
+StatusOr<Decoded> Decode(const Tokens& tokens, const isa::Program& program,
+                         const isa::Config& cfg) {
+  Decoder d(program, cfg);
+  for (const Group& g : tokens.groups) RETURN_IF_ERROR(d.Add(g));
+  return d.Finish();
+}
+
+}  // namespace otpu::lens::trace

@@ -1,0 +1,66 @@
+// The third decoding layer: tokenized records back into what the run did (sim::RunEvents, the
+// counter windows and the port totals), the inverse of the trace unit
+// (sim/rtl/trace/trace_unit_model.h). The rest of each instruction comes from the program by
+// pc; 32-bit record cycles are extended to 64 bits monotonically.
+#ifndef OTPU_LENS_TRACE_DECODER_H_
+#define OTPU_LENS_TRACE_DECODER_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lens/trace/tokenizer.h"
+#include "sim/isa/events.h"
+#include "workloads/common/status.h"
+#include "workloads/isa/config.h"
+#include "workloads/isa/program.h"
+
+namespace otpu::lens::trace {
+
+inline constexpr int kWindowColumns = kWindowPColumns + kWindowQColumns;
+
+// One counter window (P + Q): columns bm bd am aq mx fm fq fv fc bs as ms mb ff ld.
+struct WindowCounts {
+  int64_t last = 0;  // last cycle of the window
+  int64_t n = 0;     // cycles in it
+  std::array<int64_t, kWindowColumns> columns{};
+  bool operator==(const WindowCounts&) const = default;
+};
+
+// What a run did, as the harness's event collector or a decoded trace sees it: the common
+// input of the rtl and hw profile builders (lens/build_hw_profile.h).
+struct TraceRun {
+  sim::RunEvents events;  // `retired` stays 0 from a trace: sequencer instructions leave none
+  std::vector<WindowCounts> windows;
+  std::array<int64_t, 4> ports{};  // bmxu bdma amxu aq, from the halt
+  bool halted = false;
+};
+
+// What decoding could not place: never fatal, reported in hwtrace and notes.
+struct DecodeStats {
+  int64_t groups = 0;       // groups decoded
+  int64_t orphans = 0;      // S/G/E/U/Q whose D, E or P was lost (dropped or cut away)
+  int64_t open_at_end = 0;  // instructions without an end record
+  int64_t first_cycle = -1; // first cycle the trace covers (-1: no records)
+  int64_t traced_to = -1;   // last cycle the trace covers
+};
+
+struct Decoded {
+  TraceRun run;
+  DecodeStats stats;
+};
+
+// Decodes `tokens` of a run of `program` on `cfg`. DataLoss (naming the record index and pc)
+// when a dispatch names a pc outside the program or an opcode other than the program's.
+StatusOr<Decoded> Decode(const Tokens& tokens, const isa::Program& program,
+                         const isa::Config& cfg);
+
+// The unit counters of an end event by name (MXU starve bp frz deny; QUANT, VPU frz).
+void NameUnitCounters(isa::Unit unit, const std::array<uint32_t, 4>& v,
+                      std::map<std::string, int64_t>* out);
+
+}  // namespace otpu::lens::trace
+
+#endif  // OTPU_LENS_TRACE_DECODER_H_

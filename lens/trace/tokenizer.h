@@ -1,0 +1,60 @@
+// The second decoding layer (STYLE 13): cuts a buffer of records into groups, each a head
+// record with its value records (D + 2 O, S [+ R when saturated], U + V × 4 / 1 / 0, H + V × 4,
+// P + V × 9, Q + V × 6, G, E). A group cut at either end of the buffer (a ring that wrapped,
+// a buffer that filled) is skipped and counted; anything malformed in between is DataLoss.
+#ifndef OTPU_LENS_TRACE_TOKENIZER_H_
+#define OTPU_LENS_TRACE_TOKENIZER_H_
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "lens/trace/records.h"
+#include "workloads/common/status.h"
+
+namespace otpu::lens::trace {
+
+inline constexpr int kMaxValues = kWindowPColumns;  // the longest group: P + V × 9
+
+// A bounds-checked cursor over records (false when the data runs out).
+class Reader {
+ public:
+  explicit Reader(std::span<const Record> data) : data_(data) {}
+  // The next record without consuming it.
+  bool Peek(Record* r) const;
+  // The next record, consumed.
+  bool Read(Record* r);
+  size_t position() const { return pos_; }
+  size_t remaining() const { return data_.size() - pos_; }
+
+ private:
+  std::span<const Record> data_;
+  size_t pos_ = 0;
+};
+
+// One head record and its value records.
+struct Group {
+  size_t index = 0;  // position of the head in the buffer
+  Record head = 0;
+  std::array<Record, kMaxValues> values{};
+  int num_values = 0;
+  uint8_t type() const { return TypeOf(head); }
+};
+
+struct Tokens {
+  std::vector<Group> groups;
+  int64_t cut_head = 0;  // value records at the start whose head was overwritten or lost
+  int64_t cut_tail = 0;  // 1 when the last group misses some of its values
+};
+
+// Value records `head` needs after it (S: 1 when saturated; U: by unit).
+int ValuesAfter(Record head);
+
+// Groups the whole buffer. DataLoss names the record index and types when a record is not of
+// SPEC 5 or a group is broken away from the buffer's ends.
+StatusOr<Tokens> Tokenize(std::span<const Record> records);
+
+}  // namespace otpu::lens::trace
+
+#endif  // OTPU_LENS_TRACE_TOKENIZER_H_

@@ -1,0 +1,105 @@
+#include "lens/trace/tokenizer.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace otpu::lens::trace {
+namespace {
+
+// D + 2 O, S, P + 9 V, E: four groups, 14 records.
+std::vector<Record> Sample() {
+  std::vector<Record> r;
+  r.push_back(Dispatch{1, 5, 10}.Encode());
+  for (Record o : EncodeOperands(7, 1, 2, 3)) r.push_back(o);
+  r.push_back(Start{1, 0, 4, 12}.Encode());
+  r.push_back(Window{RecordType::kWINDOW_P, 64, 63}.Encode());
+  for (uint32_t i = 0; i < kWindowPColumns; ++i) r.push_back(EncodeValue(i, 100 + i));
+  r.push_back(SlotCycle{RecordType::kEND, 1, 70}.Encode());
+  return r;
+}
+
+TEST(ReaderTest, StopsAtTheEnd) {
+  const std::vector<Record> data = {1, 2};
+  Reader in(data);
+  Record r = 0;
+  EXPECT_TRUE(in.Read(&r));
+  EXPECT_TRUE(in.Read(&r));
+  EXPECT_EQ(r, 2u);
+  EXPECT_FALSE(in.Read(&r));
+  EXPECT_FALSE(in.Peek(&r));
+}
+
+TEST(TokenizerTest, GroupsHeadsWithTheirValues) {
+  StatusOr<Tokens> t = Tokenize(Sample());
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  ASSERT_EQ(t->groups.size(), 4u);
+  EXPECT_EQ(t->groups[0].num_values, 2);
+  EXPECT_EQ(t->groups[1].num_values, 0);
+  EXPECT_EQ(t->groups[2].num_values, kWindowPColumns);
+  EXPECT_EQ(t->groups[2].index, 4u);
+  EXPECT_EQ(ValueOf(t->groups[2].values[8]), 108u);
+  EXPECT_EQ(t->cut_head + t->cut_tail, 0);
+}
+
+TEST(TokenizerTest, SkipsAGroupCutAtTheStart) {
+  const std::vector<Record> all = Sample();
+  const std::vector<Record> cut(all.begin() + 6, all.end());  // inside P's values
+  StatusOr<Tokens> t = Tokenize(cut);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t->cut_head, 1);
+  ASSERT_EQ(t->groups.size(), 1u);
+  EXPECT_EQ(t->groups[0].type(), uint8_t(RecordType::kEND));
+}
+
+TEST(TokenizerTest, SkipsAGroupCutAtTheEnd) {
+  const std::vector<Record> all = Sample();
+  const std::vector<Record> cut(all.begin(), all.begin() + 8);  // P with 3 of 9 values
+  StatusOr<Tokens> t = Tokenize(cut);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t->cut_tail, 1);
+  EXPECT_EQ(t->groups.size(), 2u);
+}
+
+TEST(TokenizerTest, SaturatedStartNeedsItsReadyRecord) {
+  const std::vector<Record> data = {Start{0, 1, kSaturatedDelay, 70000}.Encode(),
+                                    EncodeReady(5)};
+  StatusOr<Tokens> t = Tokenize(data);
+  ASSERT_TRUE(t.ok());
+  ASSERT_EQ(t->groups.size(), 1u);
+  EXPECT_EQ(ReadyOf(t->groups[0].values[0]), 5u);
+  StatusOr<Tokens> cut = Tokenize(std::span<const Record>(data).first(1));
+  ASSERT_TRUE(cut.ok());
+  EXPECT_EQ(cut->cut_tail, 1);
+}
+
+TEST(TokenizerTest, RejectsAnUnknownTypeNamingTheRecord) {
+  std::vector<Record> data = Sample();
+  data[4] = Record{13} << 60;
+  StatusOr<Tokens> t = Tokenize(data);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(t.status().message().find("record 4"), std::string::npos) << t.status().message();
+  EXPECT_NE(t.status().message().find("type 13"), std::string::npos);
+}
+
+TEST(TokenizerTest, RejectsAValueWithoutHeadInTheMiddle) {
+  std::vector<Record> data = Sample();
+  data.insert(data.begin() + 4, EncodeValue(0, 1));
+  StatusOr<Tokens> t = Tokenize(data);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("record 4 (V)"), std::string::npos)
+      << t.status().message();
+}
+
+TEST(TokenizerTest, RejectsValuesOutOfOrder) {
+  std::vector<Record> data = Sample();
+  std::swap(data[1], data[2]);  // O half 1 before half 0
+  StatusOr<Tokens> t = Tokenize(data);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("value 0 of record 0 (D)"), std::string::npos)
+      << t.status().message();
+}
+
+}  // namespace
+}  // namespace otpu::lens::trace

@@ -1,0 +1,67 @@
+// The golden C++ model of the hardware trace unit (SPEC 5, docs/trace.md): a ClockHook that
+// turns each core cycle with any event into one bundle of 64-bit records, passes it through a
+// capture queue of QD lines into a buffer of DEPTH records, and keeps TRACE_COUNT and
+// TRACE_DROP as the registers do. The RTL trace unit must match it record for record, so it is
+// written as the plain per-cycle sequence the hardware follows (see OnClock).
+#ifndef OTPU_SIM_RTL_TRACE_TRACE_UNIT_MODEL_H_
+#define OTPU_SIM_RTL_TRACE_TRACE_UNIT_MODEL_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "lens/trace/records.h"
+#include "sim/rtl/core_cycle.h"
+#include "workloads/common/status.h"
+
+namespace otpu::rtl {
+
+using lens::trace::Record;
+
+struct TraceUnitOptions {
+  int queue_depth = 32;     // QD: capture-queue lines (one record a line)
+  int64_t depth = 16384;    // DEPTH: buffer records
+  bool keep_last = false;   // false: keep first (STOP_WHEN_FULL); true: ring
+  bool enable = true;       // TRACE_CTRL.ENABLE
+};
+
+class TraceUnitModel : public ClockHook {
+ public:
+  // InvalidArgument naming the option when queue_depth or depth is below 1.
+  static StatusOr<std::unique_ptr<TraceUnitModel>> Create(const TraceUnitOptions& opts);
+
+  // The bundle of one cycle in trace order: D+O+O; S[+R] per unit in unit order; G; E and
+  // U+V (units with counters) per unit in unit order; P+V×9, Q+V×6; H+V×4. Empty without events.
+  static std::vector<Record> Bundle(const CoreCycle& c);
+
+  // TRACE_CTRL.CLEAR: empty queue and buffer, COUNT and DROP 0.
+  void OnRunStart() override;
+  // One cycle: drain one queued record into the buffer, then capture this cycle's bundle.
+  void OnClock(const CoreCycle& c) override;
+  // After the halt the unit keeps draining (TRACE_CTRL.BUSY) until the queue is empty.
+  void OnRunEnd() override;
+
+  uint32_t count() const { return count_; }        // TRACE_COUNT (saturating)
+  uint32_t drop() const { return drop_; }          // TRACE_DROP: lines of lost cycles
+  bool wrapped() const { return options_.keep_last && written_ > options_.depth; }
+  int64_t drain_cycles() const { return drain_cycles_; }  // BUSY cycles after the run
+  const TraceUnitOptions& options() const { return options_; }
+  // The buffer as the host reads it: min(COUNT, DEPTH) records, oldest first (ring order).
+  std::vector<Record> Records() const;
+
+ private:
+  explicit TraceUnitModel(const TraceUnitOptions& opts) : options_(opts) {}
+  void Store(Record r);
+
+  TraceUnitOptions options_;
+  std::deque<Record> queue_;
+  std::vector<Record> buffer_;
+  int64_t written_ = 0;  // records that left the queue (COUNT without saturation)
+  uint32_t count_ = 0, drop_ = 0;
+  int64_t drain_cycles_ = 0;
+};
+
+}  // namespace otpu::rtl
+
+#endif  // OTPU_SIM_RTL_TRACE_TRACE_UNIT_MODEL_H_

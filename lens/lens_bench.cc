@@ -1,6 +1,8 @@
 // lens_bench: measures (never asserts) the ISA simulator's speed on a workload, qwen-tiny
-// decode (cycles, roofline efficiency, wall seconds per step), and the .otpuprof writer and
-// reader on a large synthetic profile; prints one JSON object.
+// decode (cycles, roofline efficiency, wall seconds per step), the Verilated core's speed and
+// the cost of its event tap, the RTL roofline efficiency and `lens record` wall time of mlp,
+// mlp8 and layer, and the .otpuprof writer and reader on a large synthetic profile; prints one
+// JSON object.
 // scripts/bench.sh builds and runs it.
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
@@ -16,8 +18,10 @@
 #include "lens/otpuprof.h"
 #include "lens/profile_json.h"
 #include "lens/recorder.h"
+#include "lens/rtl_step_runner.h"
 #include "lens/synthetic.h"
 #include "sim/isa/isa_sim.h"
+#include "sim/rtl/rtl_harness.h"
 #include "workloads/list.h"
 
 namespace otpu::lens {
@@ -97,6 +101,70 @@ Status BenchDecode(int pos, Writer& w) {
   return OkStatus();
 }
 
+// The Verilated core on `name`'s traced step, single thread: simulated cycles/s with the
+// event tap (the EventCollector reading the bundle every cycle) and without, `pairs` pairs of
+// runs in one process, alternating which goes first; the tap's cost as the ratio of the times.
+Status BenchRtlSpeed(const std::string& name, int pairs, Writer& w) {
+  ASSIGN_OR_RETURN(workloads::WorkloadRun run, workloads::MakeWorkload(name, rtl::BuiltConfig()));
+  ASSIGN_OR_RETURN(std::unique_ptr<rtl::RtlHarness> h, rtl::RtlHarness::Create(run.config));
+  RETURN_IF_ERROR(h->LoadProgram(run.program));
+  double with_s = 0, without_s = 0;
+  int64_t with_cycles = 0, without_cycles = 0;
+  for (int i = 0; i < 2 * pairs; ++i) {
+    const bool tap = (i % 2 == 0) == (i / 2 % 2 == 0);  // on off, off on, on off, ...
+    SparseMemory dram = run.image;
+    for (const workloads::DramWrite& dw : run.steps.back().writes)
+      dram.Write(dw.addr, dw.bytes.data(), dw.bytes.size());
+    rtl::RtlRunOptions opts;
+    opts.args = run.steps.back().args;
+    opts.record_events = tap;
+    ASSIGN_OR_RETURN(rtl::RtlRun r, h->Run(&dram, opts));
+    if (r.stop != rtl::Stop::kHalt) return Internal(name + ": RTL run stopped by " + r.error);
+    (tap ? with_s : without_s) += r.seconds;
+    (tap ? with_cycles : without_cycles) += r.events.cycles;
+  }
+  w.Key("rtl_speed");
+  w.StartObject();
+  w.Key("workload"), w.String(name.c_str());
+  w.Key("pairs"), w.Int(pairs);
+  w.Key("cycles_per_run"), w.Int64(with_cycles / pairs);
+  w.Key("simulated_cycles_per_s"), w.Double(double(with_cycles) / with_s);
+  w.Key("simulated_cycles_per_s_without_tap"), w.Double(double(without_cycles) / without_s);
+  w.Key("event_tap_cost_ratio"), w.Double(with_s / without_s);
+  w.EndObject();
+  return OkStatus();
+}
+
+// `lens record` of each workload on the RTL (ideal memory) as the program does it: record,
+// then write the file; its wall seconds, cycles and port-B roofline efficiency.
+Status BenchRtlRecord(const std::vector<std::string>& names, const std::string& dir, Writer& w) {
+  w.Key("rtl_record");
+  w.StartObject();
+  for (const std::string& name : names) {
+    const double t0 = Seconds();
+    ASSIGN_OR_RETURN(workloads::WorkloadRun run,
+                     workloads::MakeWorkload(name, rtl::BuiltConfig()));
+    RtlStepRunner runner(rtl::DramOptions{}, kDefaultBucketCycles);
+    ASSIGN_OR_RETURN(Recording rec, Record(run, runner));
+    ProfileFile file;
+    file.profiles = rec.profiles;
+    const std::string path = dir + "/lens_bench_rtl." + std::to_string(getpid()) + ".otpuprof";
+    Status written = Write(path, file);
+    std::filesystem::remove(path);
+    RETURN_IF_ERROR(written);
+    const double wall = Seconds() - t0;
+    const Profile& p = rec.profiles.back();
+    w.Key(name.c_str());
+    w.StartObject();
+    w.Key("cycles"), w.Int64(p.cycles);
+    w.Key("roofline_efficiency"), w.Double(p.roofline.efficiency);
+    w.Key("record_wall_s"), w.Double(wall);
+    w.EndObject();
+  }
+  w.EndObject();
+  return OkStatus();
+}
+
 // Writes and reads back a synthetic isa profile of `instrs` instruction rows.
 Status BenchProfileIo(int64_t instrs, const std::string& dir, Writer& w) {
   ProfileFile file = SyntheticFile({ProfileKind::kIsa}, instrs);
@@ -135,6 +203,7 @@ int Main(int argc, char** argv) {
       "instrs", po::value<int64_t>()->default_value(1000000), "rows of the synthetic profile")(
       "seconds", po::value<double>()->default_value(1.0), "least time to run the simulator")(
       "decode-pos", po::value<int>()->default_value(8), "qwen-tiny position to profile")(
+      "rtl-pairs", po::value<int>()->default_value(2), "RTL runs with and without the tap")(
       "dir", po::value<std::string>()->default_value(std::filesystem::temp_directory_path()),
       "where the profile file is written");
   po::variables_map vm;
@@ -150,6 +219,8 @@ int Main(int argc, char** argv) {
   w.StartObject();
   Status s = BenchSim(vm["workload"].as<std::string>(), vm["seconds"].as<double>(), w);
   if (s.ok()) s = BenchDecode(vm["decode-pos"].as<int>(), w);
+  if (s.ok()) s = BenchRtlSpeed("mlp", vm["rtl-pairs"].as<int>(), w);
+  if (s.ok()) s = BenchRtlRecord({"mlp", "mlp8", "layer"}, vm["dir"].as<std::string>(), w);
   if (s.ok()) s = BenchProfileIo(vm["instrs"].as<int64_t>(), vm["dir"].as<std::string>(), w);
   if (!s.ok()) {
     std::cerr << "lens_bench: " << s.message() << "\n";

@@ -141,10 +141,70 @@ TEST_F(LensCliTest, MissingWorkloadIsAUsageError) {
   ExpectError(Lens({"record", "--isa", "-o", PathOf("x")}), 2, "lens record: name a workload");
 }
 
-TEST_F(LensCliTest, RecordWithoutIsaSaysTheRtlPathIsMissing) {
-  Result r = Lens({"record", "mlp-small", "-o", PathOf("x")});
-  EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "lens record: the RTL path is not built yet; use --isa\n");
+TEST_F(LensCliTest, RecordWithoutIsaWritesAnRtlProfileWithOrderedTimingsAndFullBuckets) {
+  std::string file = PathOf("r.otpuprof");
+  Result rec = Lens({"record", "mlp-small", "-o", file});
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  EXPECT_NE(rec.out.find("mlp-small: rtl profile"), std::string::npos) << rec.out;
+  EXPECT_NE(rec.out.find("mlp-small: check ok"), std::string::npos) << rec.out;
+  Result info = Lens({"info", file});
+  ASSERT_EQ(info.code, 0) << info.err;
+  EXPECT_NE(info.out.find("profile 0: mlp-small (rtl)"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("MEM=ideal"), std::string::npos) << info.out;
+
+  StatusOr<ProfileFile> f = Read(file);
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  const Profile& p = f->profiles[0];
+  EXPECT_EQ(p.kind, ProfileKind::kRtl);
+  ASSERT_FALSE(p.instrs.empty());
+  for (const InstrRow& r : p.instrs) {
+    EXPECT_GE(r.dispatch, 0) << "instr " << r.idx;
+    EXPECT_LE(r.dispatch, r.ready) << "instr " << r.idx;
+    EXPECT_LE(r.ready, r.start) << "instr " << r.idx;
+    EXPECT_LE(r.start, r.end) << "instr " << r.idx;
+    EXPECT_LT(r.end, p.cycles) << "instr " << r.idx;
+  }
+  // The windows tile the run: each ends n cycles after the one before, the last at the halt.
+  const Buckets& b = p.slices[0].buckets;
+  ASSERT_GT(b.size(), 1u);
+  int64_t covered = 0, bm = 0;
+  for (size_t w = 0; w < b.size(); ++w) {
+    EXPECT_EQ(b.c[w], covered + b.n[w] - 1) << "window " << w;
+    covered += b.n[w];
+    bm += b.bm[w];
+  }
+  EXPECT_EQ(covered, p.cycles);
+  EXPECT_EQ(bm, p.slices[0].ports.bmxu);
+}
+
+TEST_F(LensCliTest, RecordStallChangesTheCyclesButNotTheCheck) {
+  std::string ideal = PathOf("i.otpuprof"), stall = PathOf("s.otpuprof");
+  ASSERT_EQ(Lens({"record", "mlp-small", "-o", ideal}).code, 0);
+  Result rec = Lens({"record", "mlp-small", "--stall", "30", "-o", stall});
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  EXPECT_NE(rec.out.find("mlp-small: check ok"), std::string::npos) << rec.out;
+  StatusOr<ProfileFile> a = Read(ideal), b = Read(stall);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(b->profiles[0].config.MEM, "stall 30");
+  EXPECT_GT(b->profiles[0].cycles, a->profiles[0].cycles);
+  EXPECT_EQ(b->profiles[0].instrs.size(), a->profiles[0].instrs.size());
+}
+
+TEST_F(LensCliTest, RecordAxiIsNotSupportedYet) {
+  ExpectError(Lens({"record", "mlp-small", "--axi", "-o", PathOf("x")}), 2,
+              "lens record: --axi: the AXI-like DRAM model is not supported yet");
+}
+
+TEST_F(LensCliTest, RecordStallOutsideAPercentIsAUsageError) {
+  ExpectError(Lens({"record", "mlp-small", "--stall", "100", "-o", PathOf("x")}), 2,
+              "lens record: --stall 100: expected a percent of cycles from 0 to 99");
+  ExpectError(Lens({"record", "mlp-small", "--stall", "-1", "-o", PathOf("x")}), 2,
+              "--stall -1");
+}
+
+TEST_F(LensCliTest, RecordStallWithIsaIsAUsageError) {
+  ExpectError(Lens({"record", "mlp-small", "--isa", "--stall", "5", "-o", PathOf("x")}), 2,
+              "lens record: --stall selects an RTL memory; drop --isa");
 }
 
 TEST_F(LensCliTest, UnknownWorkloadIsNamed) {

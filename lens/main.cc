@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "lens/info.h"
 #include "lens/otpuprof.h"
 #include "lens/recorder.h"
+#include "lens/rtl_step_runner.h"
 #include "lens/summary.h"
 #include "workloads/list.h"
 
@@ -27,7 +29,7 @@ enum ExitCode { kExitOk = 0, kExitFailure = 1, kExitUsage = 2, kExitBadFile = 4 
 
 constexpr const char* kUsage =
     "usage: lens list\n"
-    "       lens record WORKLOAD... --isa -o FILE [--bucket N] [--pos N]\n"
+    "       lens record WORKLOAD... -o FILE [--isa | --stall N] [--bucket N] [--pos N]\n"
     "       lens info FILE\n"
     "       lens summary FILE [--json]\n"
     "       lens open [FILE] [--port N] [--no-browser]\n"
@@ -76,6 +78,8 @@ int Record(const std::vector<std::string>& args) {
   po::options_description opts("lens record options");
   opts.add_options()("out,o", po::value<std::string>(), "profile file to write")(
       "isa", po::bool_switch(), "run on the ISA simulator (analytic timing)")(
+      "stall", po::value<int>(), "RTL: DRAM withholds ready in N% of cycles (seeded)")(
+      "axi", po::bool_switch(), "RTL: the AXI-like DRAM model (not supported yet)")(
       "bucket", po::value<int>()->default_value(kDefaultBucketCycles), "counter window, cycles")(
       "pos", po::value<int>(), "step (decode position) to trace")(
       "workload", po::value<std::vector<std::string>>(), "workload names (see lens list)");
@@ -87,8 +91,16 @@ int Record(const std::vector<std::string>& args) {
     return Fail(kExitUsage, "lens record: name a workload (see lens list)");
   if (!vm.count("out"))
     return Fail(kExitUsage, "lens record: missing -o FILE (the profile to write)");
-  if (!vm["isa"].as<bool>()) {
-    return Fail(kExitUsage, "lens record: the RTL path is not built yet; use --isa");
+  const bool isa = vm["isa"].as<bool>();
+  if (vm["axi"].as<bool>())
+    return Fail(kExitUsage, "lens record: --axi: the AXI-like DRAM model is not supported yet");
+  rtl::DramOptions mem;
+  if (vm.count("stall")) {
+    if (isa) return Fail(kExitUsage, "lens record: --stall selects an RTL memory; drop --isa");
+    mem.stall_percent = vm["stall"].as<int>();
+    if (mem.stall_percent < 0 || mem.stall_percent > 99)
+      return Fail(kExitUsage, "lens record: --stall " + std::to_string(mem.stall_percent) +
+                                  ": expected a percent of cycles from 0 to 99");
   }
   RecordOptions ropts;
   ropts.bucket_cycles = vm["bucket"].as<int>();
@@ -111,7 +123,7 @@ int Record(const std::vector<std::string>& args) {
                                     ": a position is at least 0");
     }
     StatusOr<workloads::WorkloadRun> run =
-        workloads::MakeWorkload(name, isa::Config::Sim(), wopts);
+        workloads::MakeWorkload(name, isa ? isa::Config::Sim() : rtl::BuiltConfig(), wopts);
     if (!run.ok()) {
       int code = run.status().code() == StatusCode::kNotFound ? kExitUsage : kExitFailure;
       return Fail(code, "lens record: " + run.status().message());
@@ -127,8 +139,13 @@ int Record(const std::vector<std::string>& args) {
   ProfileFile file;
   file.created = NowIso8601();
   for (const workloads::WorkloadRun& run : runs) {
-    IsaStepRunner runner;
-    StatusOr<Recording> rec = lens::Record(run, runner, ropts);
+    std::unique_ptr<StepRunner> runner;
+    if (isa) {
+      runner = std::make_unique<IsaStepRunner>();
+    } else {
+      runner = std::make_unique<RtlStepRunner>(mem, ropts.bucket_cycles);
+    }
+    StatusOr<Recording> rec = lens::Record(run, *runner, ropts);
     if (!rec.ok()) return Fail(kExitFailure, "lens record: " + rec.status().message());
     for (Profile& p : rec->profiles) {
       std::printf("%s: %s profile, %lld cycles, %.1f%% of the roofline, %zu instructions\n",

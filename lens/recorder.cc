@@ -26,6 +26,12 @@ Status IsaStepRunner::WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes
   return OkStatus();
 }
 
+StatusOr<Profile> StepRunner::BuildStepProfile(const std::string& name,
+                                               const workloads::WorkloadRun& run,
+                                               const sim::RunEvents& events, int bucket_cycles) {
+  return BuildProfile(kind(), name, run.config, run.program, events, bucket_cycles);
+}
+
 StatusOr<sim::RunEvents> IsaStepRunner::Run(const workloads::Step& step) {
   if (!sim_) return Internal("ISA simulator: Run before Load");
   sim::IsaRunOptions opts;
@@ -52,8 +58,7 @@ StatusOr<Recording> Record(const workloads::WorkloadRun& run, StepRunner& runner
     if (!step.traced) continue;
     // One traced step is named after the workload; several carry their step number.
     const std::string profile_name = traced == 1 ? name : name + " step " + std::to_string(i);
-    StatusOr<Profile> p = BuildProfile(runner.kind(), profile_name, run.config, run.program,
-                                       *events, opts.bucket_cycles);
+    StatusOr<Profile> p = runner.BuildStepProfile(profile_name, run, *events, opts.bucket_cycles);
     if (!p.ok()) return p.status().WithContext(where);
     rec.profiles.push_back(std::move(p).value());
   }

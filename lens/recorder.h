@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "lens/build_profile.h"
@@ -34,6 +35,11 @@ class StepRunner {
   virtual StatusOr<sim::RunEvents> Run(const workloads::Step& step) = 0;
   // DRAM after the steps so far (what the workload's check reads).
   virtual const SparseMemory& dram() const = 0;
+  // The profile of the traced step just run, whose events are `events`. The default builds it
+  // from the events alone (BuildProfile); a runner whose core counts its own windows overrides.
+  virtual StatusOr<Profile> BuildStepProfile(const std::string& name,
+                                             const workloads::WorkloadRun& run,
+                                             const sim::RunEvents& events, int bucket_cycles);
 };
 
 // Runs steps on the bit-exact ISA simulator (analytic timing): `isa` profiles.

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Measures, never asserts: ISA simulator instructions/s and simulated cycles/s on `mlp`,
 # qwen-tiny decode on the ISA simulator (cycles and roofline efficiency of the step at
-# position 8, wall seconds per step), and .otpuprof write/read speed on a synthetic profile of
-# 1M instructions. Builds lens_bench when needed (build output on stderr) and prints one JSON
-# object on stdout. Extra arguments go to lens_bench (--workload NAME, --decode-pos N,
-# --instrs N, --seconds S, --dir DIR). OTPU_BUILD_DIR picks the build directory.
+# position 8, wall seconds per step), the Verilated core's simulated cycles/s on `mlp` with and
+# without the event tap (and the tap's cost as a ratio), the RTL roofline efficiency and
+# `lens record` wall seconds of mlp, mlp8 and layer, and .otpuprof write/read speed on a
+# synthetic profile of 1M instructions. Builds lens_bench when needed (build output on stderr)
+# and prints one JSON object on stdout. Extra arguments go to lens_bench (--workload NAME,
+# --decode-pos N, --instrs N, --seconds S, --rtl-pairs N, --dir DIR). OTPU_BUILD_DIR picks the
+# build directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${OTPU_BUILD_DIR:-build}

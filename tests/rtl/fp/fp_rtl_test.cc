@@ -1,5 +1,5 @@
 // Checks the Verilated fp32 units of rtl/fp against sim/isa/fp32 (the numerics contract of
-// docs/isa.md), every output bit, on 250,000 seeded random vectors per unit (kFpDefaultVectors)
+// docs/isa.md), every output bit, on 1,000,000 seeded random vectors per unit (kFpDefaultVectors)
 // and on every pair of special values. OTPU_FP_SEED and OTPU_FP_VECTORS override the seed and
 // the count.
 #include <gtest/gtest.h>

@@ -1,0 +1,76 @@
+#include "lens/rtl_step_runner.h"
+
+#include <utility>
+
+#include "lens/build_hw_profile.h"
+#include "workloads/common/strings.h"
+
+namespace otpu::lens {
+namespace {
+
+// The harness's run as the rtl profile builder takes it (the decoder's shape, nothing lost).
+trace::TraceRun ToTraceRun(const rtl::RtlRun& run, const sim::RunEvents& events) {
+  trace::TraceRun t;
+  t.events = events;
+  t.ports = run.ports;
+  t.halted = run.stop == rtl::Stop::kHalt;
+  t.windows.reserve(run.windows.size());
+  for (const rtl::WindowRecord& w : run.windows) {
+    trace::WindowCounts c;
+    c.last = w.last;
+    c.n = w.n;
+    for (int i = 0; i < trace::kWindowColumns; ++i) c.columns[size_t(i)] = w.columns[size_t(i)];
+    t.windows.push_back(c);
+  }
+  return t;
+}
+
+}  // namespace
+
+RtlStepRunner::RtlStepRunner(const rtl::DramOptions& mem, int window_cycles)
+    : mem_(mem), window_cycles_(window_cycles) {}
+
+Status RtlStepRunner::Load(const workloads::WorkloadRun& run) {
+  ASSIGN_OR_RETURN(harness_, rtl::RtlHarness::Create(run.config));
+  dram_ = std::make_unique<SparseMemory>(run.image);
+  return harness_->LoadProgram(run.program);
+}
+
+Status RtlStepRunner::WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) {
+  if (!harness_) return Internal("RTL harness: WriteDram before Load");
+  if (!dram_->Contains(addr, bytes.size()))
+    return InvalidArgument(StrFormat("step write of %zu bytes at DRAM 0x%llx is outside DRAM",
+                                     bytes.size(), (unsigned long long)addr));
+  dram_->Write(addr, bytes.data(), bytes.size());
+  return OkStatus();
+}
+
+StatusOr<sim::RunEvents> RtlStepRunner::Run(const workloads::Step& step) {
+  if (!harness_) return Internal("RTL harness: Run before Load");
+  rtl::RtlRunOptions opts;
+  opts.args = step.args;
+  opts.mem = mem_;
+  opts.window = uint32_t(window_cycles_);
+  opts.record_events = step.traced;
+  ASSIGN_OR_RETURN(last_, harness_->Run(dram_.get(), opts));
+  if (last_.stop != rtl::Stop::kHalt) {
+    std::string why = rtl::StopName(last_.stop);
+    if (!last_.error.empty()) why += ": " + last_.error;
+    return Internal(StrFormat("RTL run (%s memory) stopped at cycle %lld by %s",
+                              mem_.Name().c_str(), (long long)last_.events.cycles, why.c_str()));
+  }
+  return last_.events;
+}
+
+StatusOr<Profile> RtlStepRunner::BuildStepProfile(const std::string& name,
+                                                  const workloads::WorkloadRun& run,
+                                                  const sim::RunEvents& events,
+                                                  int bucket_cycles) {
+  if (bucket_cycles != window_cycles_)
+    return InvalidArgument(StrFormat("bucket of %d cycles, but the core counted windows of %d",
+                                     bucket_cycles, window_cycles_));
+  return BuildRtlProfile(name, run.config, run.program, ToTraceRun(last_, events), bucket_cycles,
+                         mem_.Name());
+}
+
+}  // namespace otpu::lens

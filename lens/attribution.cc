@@ -156,11 +156,15 @@ Analysis Analyze(const Profile& p) {
   const std::vector<double> zero(w.size(), 0);
   auto busy_of = [&](int u) -> const std::vector<double>& { return size_t(u) < nu ? busy[size_t(u)] : zero; };
   auto& c = w.col;
+  a.window_start = w.ws;
+  a.window_end = w.we;
+  a.per_window.assign(w.size(), {});
   for (size_t k = 0; k < w.size(); ++k) {
+    std::array<double, kNumCauses>& here = a.per_window[k];
     double n = c["n"][k];
     double stream = std::min(n, c["bm"][k] + c["bd"][k]);
     double rest = n - stream;
-    a.causes[0] += stream;
+    here[0] = stream;
     const double amounts[] = {c["bs"][k],
                               c["ms"][k],
                               c["mb"][k],
@@ -171,10 +175,11 @@ Analysis Analyze(const Profile& p) {
                               busy_of(kDma)[k] - c["bd"][k]};
     for (int q = 0; q < 8; ++q) {
       double v = std::min(rest, std::max(0.0, amounts[q]));
-      a.causes[size_t(q + 1)] += v;
+      here[size_t(q + 1)] = v;
       rest -= v;
     }
-    a.causes[kNumCauses - 1] += rest;
+    here[kNumCauses - 1] = rest;
+    for (int q = 0; q < kNumCauses; ++q) a.causes[size_t(q)] += here[size_t(q)];
   }
   a.total = std::accumulate(a.causes.begin(), a.causes.end(), 0.0);
   return a;

@@ -44,6 +44,9 @@ struct Analysis {
   bool rebuilt_windows = false;             // the profile had no buckets: 64-cycle windows rebuilt
   std::vector<ClassStats> classes;          // in order of first appearance
   std::vector<double> unit_busy;            // per unit: the profile's busy, else the union of runs
+  // Per window: its cycles [window_start, window_end) and their causes (summing to `causes`).
+  std::vector<double> window_start, window_end;
+  std::vector<std::array<double, kNumCauses>> per_window;
 };
 
 // Analyses profile `p` (slice 0's counters; one slice today).

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lens/build_profile.h"
+#include "lens/findings.h"
 #include "lens/notes.h"
 #include "lens/trace/tokenizer.h"
 
@@ -80,6 +81,10 @@ StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cf
   }
   p.roofline.efficiency = p.cycles > 0 ? double(p.roofline.bound) / double(p.cycles) : 0.0;
   p.notes = MakeNotes(p);
+  // The causes of lost MXU cycles come right after the verdict (docs/profile.md).
+  std::vector<Note> lost = LostCycleNotes(p);
+  p.notes.insert(p.notes.begin() + std::min<size_t>(1, p.notes.size()), lost.begin(), lost.end());
+  p.mxu_gaps = FindMxuGaps(p);
   return p;
 }
 

@@ -190,9 +190,24 @@ TEST_F(LensCliTest, RecordStallChangesTheCyclesButNotTheCheck) {
   EXPECT_EQ(b->profiles[0].instrs.size(), a->profiles[0].instrs.size());
 }
 
-TEST_F(LensCliTest, RecordAxiIsNotSupportedYet) {
-  ExpectError(Lens({"record", "mlp-small", "--axi", "-o", PathOf("x")}), 2,
-              "lens record: --axi: the AXI-like DRAM model is not supported yet");
+TEST_F(LensCliTest, RecordAxiRunsTheBoardsDramAlsoWithStalls) {
+  std::string axi = PathOf("a.otpuprof"), both = PathOf("as.otpuprof");
+  Result rec = Lens({"record", "mlp-small", "--axi", "-o", axi});
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  EXPECT_NE(rec.out.find("mlp-small: check ok"), std::string::npos) << rec.out;
+  rec = Lens({"record", "mlp-small", "--axi", "--stall", "20", "-o", both});
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  EXPECT_NE(rec.out.find("mlp-small: check ok"), std::string::npos) << rec.out;
+  StatusOr<ProfileFile> a = Read(axi), b = Read(both);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->profiles[0].config.MEM, "axi");
+  EXPECT_EQ(b->profiles[0].config.MEM, "axi stall 20");
+  EXPECT_GT(b->profiles[0].cycles, a->profiles[0].cycles);
+}
+
+TEST_F(LensCliTest, RecordAxiWithIsaIsAUsageError) {
+  ExpectError(Lens({"record", "mlp-small", "--isa", "--axi", "-o", PathOf("x")}), 2,
+              "lens record: --axi selects an RTL memory; drop --isa");
 }
 
 TEST_F(LensCliTest, RecordStallOutsideAPercentIsAUsageError) {

@@ -29,7 +29,7 @@ enum ExitCode { kExitOk = 0, kExitFailure = 1, kExitUsage = 2, kExitBadFile = 4 
 
 constexpr const char* kUsage =
     "usage: lens list\n"
-    "       lens record WORKLOAD... -o FILE [--isa | --stall N] [--bucket N] [--pos N]\n"
+    "       lens record WORKLOAD... -o FILE [--isa | [--axi] [--stall N]] [--bucket N] [--pos N]\n"
     "       lens info FILE\n"
     "       lens summary FILE [--json]\n"
     "       lens open [FILE] [--port N] [--no-browser]\n"
@@ -79,7 +79,7 @@ int Record(const std::vector<std::string>& args) {
   opts.add_options()("out,o", po::value<std::string>(), "profile file to write")(
       "isa", po::bool_switch(), "run on the ISA simulator (analytic timing)")(
       "stall", po::value<int>(), "RTL: DRAM withholds ready in N% of cycles (seeded)")(
-      "axi", po::bool_switch(), "RTL: the AXI-like DRAM model (not supported yet)")(
+      "axi", po::bool_switch(), "RTL: the board's two-channel DRAM model (with --stall too)")(
       "bucket", po::value<int>()->default_value(kDefaultBucketCycles), "counter window, cycles")(
       "pos", po::value<int>(), "step (decode position) to trace")(
       "workload", po::value<std::vector<std::string>>(), "workload names (see lens list)");
@@ -92,9 +92,11 @@ int Record(const std::vector<std::string>& args) {
   if (!vm.count("out"))
     return Fail(kExitUsage, "lens record: missing -o FILE (the profile to write)");
   const bool isa = vm["isa"].as<bool>();
-  if (vm["axi"].as<bool>())
-    return Fail(kExitUsage, "lens record: --axi: the AXI-like DRAM model is not supported yet");
   rtl::DramOptions mem;
+  if (vm["axi"].as<bool>()) {
+    if (isa) return Fail(kExitUsage, "lens record: --axi selects an RTL memory; drop --isa");
+    mem.axi = true;
+  }
   if (vm.count("stall")) {
     if (isa) return Fail(kExitUsage, "lens record: --stall selects an RTL memory; drop --isa");
     mem.stall_percent = vm["stall"].as<int>();

@@ -1,18 +1,43 @@
 #include "sim/rtl/dram_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace otpu::rtl {
 
+namespace {
+constexpr uint64_t kBeatBytes = 64;  // the channels interleave by beat
+}  // namespace
+
 std::string DramOptions::Name() const {
-  return stall_percent == 0 ? "ideal" : "stall " + std::to_string(stall_percent);
+  const std::string stall = "stall " + std::to_string(stall_percent);
+  if (axi) return stall_percent == 0 ? "axi" : "axi " + stall;
+  return stall_percent == 0 ? "ideal" : stall;
 }
 
 DramModel::DramModel(SparseMemory* mem, int chunk_bytes, const DramOptions& opts)
     : mem_(mem), chunk_(chunk_bytes), opts_(opts), rng_(opts.seed) {
   OTPU_CHECK(mem_ != nullptr);
   OTPU_CHECK(opts_.latency >= 1);
+  OTPU_CHECK(opts_.beats_per_cycle > 0);
+}
+
+int64_t DramModel::Serve(int64_t cycle, uint64_t addr, uint64_t len) {
+  double done = double(cycle);
+  for (uint64_t beat = addr / kBeatBytes; beat <= (addr + len - 1) / kBeatBytes; ++beat) {
+    double& free = free_at_[beat % 2];
+    free = std::max(free, double(cycle)) + 1.0 / opts_.beats_per_cycle;
+    done = std::max(done, free);
+  }
+  return int64_t(std::ceil(done));
+}
+
+bool DramModel::Backlogged(int64_t cycle) const {
+  for (double free : free_at_) {
+    if ((free - double(cycle)) * opts_.beats_per_cycle > double(opts_.queue_beats)) return true;
+  }
+  return false;
 }
 
 bool DramModel::Withhold() {
@@ -29,7 +54,7 @@ int64_t DramModel::Due(int64_t cycle) {
 
 bool DramModel::Pop(int64_t cycle, std::deque<Pending>* q, Pending* out) {
   if (q->empty()) return false;
-  if (opts_.stall_percent == 0) {
+  if (opts_.stall_percent == 0 && !opts_.axi) {
     if (q->front().due > cycle) return false;
     *out = std::move(q->front());
     q->pop_front();
@@ -48,9 +73,10 @@ bool DramModel::Pop(int64_t cycle, std::deque<Pending>* q, Pending* out) {
 }
 
 void DramModel::Offer(int64_t cycle, MemOffer* offer) {
-  offer->b_rd_ready = !Withhold();
-  offer->b_wr_ready = !Withhold();
-  offer->a_ready = !Withhold();
+  const bool full = opts_.axi && Backlogged(cycle);
+  offer->b_rd_ready = !Withhold() && !full;
+  offer->b_wr_ready = !Withhold() && !full;
+  offer->a_ready = !Withhold() && !full;
   Pending p;
   offer->b_rsp_valid = Pop(cycle, &b_pending_, &p);
   if (offer->b_rsp_valid) {
@@ -90,9 +116,11 @@ void DramModel::Accept(int64_t cycle, const MemOffer& offer, const MemRequests& 
       }
       mem_->Write(req.b_wr_addr, scratch_.data(), uint64_t(chunk_));
     }
+    if (opts_.axi) Serve(cycle, req.b_wr_addr, uint64_t(chunk_));
   }
   if (req.a_valid && offer.a_ready && req.a_we) {
     ++stats_.a_writes;
+    if (opts_.axi) Serve(cycle, req.a_addr, 4);
     if (!mem_->Contains(req.a_addr, 4)) {
       Fail("port-A write", req.a_addr, 4);
     } else {
@@ -105,7 +133,8 @@ void DramModel::Accept(int64_t cycle, const MemOffer& offer, const MemRequests& 
   }
   if (req.b_rd_valid && offer.b_rd_ready) {
     ++stats_.b_reads;
-    Pending p{Due(cycle), req.b_rd_tag, std::vector<uint8_t>(size_t(chunk_), 0)};
+    const int64_t served = opts_.axi ? Serve(cycle, req.b_rd_addr, uint64_t(chunk_)) : cycle;
+    Pending p{Due(served), req.b_rd_tag, std::vector<uint8_t>(size_t(chunk_), 0)};
     if (!mem_->Contains(req.b_rd_addr, uint64_t(chunk_))) {
       Fail("port-B read", req.b_rd_addr, uint64_t(chunk_));
     } else {
@@ -115,7 +144,8 @@ void DramModel::Accept(int64_t cycle, const MemOffer& offer, const MemRequests& 
   }
   if (req.a_valid && offer.a_ready && !req.a_we) {
     ++stats_.a_reads;
-    Pending p{Due(cycle), req.a_tag, std::vector<uint8_t>(4, 0)};
+    const int64_t served = opts_.axi ? Serve(cycle, req.a_addr, 4) : cycle;
+    Pending p{Due(served), req.a_tag, std::vector<uint8_t>(4, 0)};
     if (!mem_->Contains(req.a_addr, 4)) {
       Fail("port-A read", req.a_addr, 4);
     } else {

@@ -1,8 +1,13 @@
 // The DRAM behind the core's two ports (docs/rtl-core.md "DRAM ports"), for the RTL harness:
-// port B moves D-byte chunks (tagged reads, byte-enabled writes), port A 32-bit words. Two
+// port B moves D-byte chunks (tagged reads, byte-enabled writes), port A 32-bit words. Three
 // behaviours: an ideal memory (always ready, every read answered `latency` cycles after it
-// was accepted, in order) and a stalling one (each ready withheld in `stall_percent` percent
-// of the cycles, seeded, and read responses returned out of order).
+// was accepted, in order), a stalling one (each ready withheld in `stall_percent` percent
+// of the cycles, seeded, and read responses returned out of order) and, with `axi`, the board's
+// DRAM (SPEC 3.5): two channels interleaved by 64-byte beat, each serving at most
+// `beats_per_cycle` beats a cycle (an access takes every beat it touches on its channel), a
+// read answered `latency` cycles after its last beat was served, ready withheld while a
+// channel's backlog passes `queue_beats` (and, with a stall percent, at random), and due
+// responses delivered in random order (seeded).
 //
 // Ordering contract: a request takes effect when it is accepted. A read returns the bytes as
 // they were at its acceptance, after every write accepted before it on either port.
@@ -24,8 +29,11 @@ struct DramOptions {
   int latency = 16;        // cycles from an accepted read to its response (at least 1)
   int stall_percent = 0;   // 0: the ideal memory; 1..100: the stalling one
   uint64_t seed = 1;       // of the stalling memory's choices
+  bool axi = false;              // the board's two-channel DRAM (above)
+  double beats_per_cycle = 1.0;  // axi: bandwidth cap per channel (> 0)
+  int queue_beats = 16;          // axi: backlog per channel above which ready is withheld
 
-  // The profile's `config.MEM`: "ideal" or "stall N".
+  // The profile's `config.MEM`: "ideal", "stall N", "axi" or "axi stall N".
   std::string Name() const;
 };
 
@@ -85,6 +93,10 @@ class DramModel {
 
   bool Withhold();
   int64_t Due(int64_t cycle);
+  // axi: serves the beats of [addr, addr + len) on their channels; the cycle the last is done.
+  int64_t Serve(int64_t cycle, uint64_t addr, uint64_t len);
+  // axi: a channel's backlog is over queue_beats.
+  bool Backlogged(int64_t cycle) const;
   // Takes the response to deliver now from `q`, if any is due.
   bool Pop(int64_t cycle, std::deque<Pending>* q, Pending* out);
   void Fail(const std::string& what, uint64_t addr, uint64_t len);
@@ -94,6 +106,7 @@ class DramModel {
   DramOptions opts_;
   std::mt19937_64 rng_;
   std::deque<Pending> b_pending_, a_pending_;
+  double free_at_[2] = {0, 0};  // axi: when each channel has served its backlog
   std::vector<uint8_t> scratch_;  // a chunk being merged
   DramStats stats_;
   Status status_;

@@ -129,6 +129,77 @@ TEST(DramModel, NamesItsBehaviour) {
   EXPECT_EQ(opts.Name(), "ideal");
   opts.stall_percent = 25;
   EXPECT_EQ(opts.Name(), "stall 25");
+  opts.axi = true;
+  EXPECT_EQ(opts.Name(), "axi stall 25");
+  opts.stall_percent = 0;
+  EXPECT_EQ(opts.Name(), "axi");
+}
+
+// Reads chunk addresses `addrs`, one offered per cycle while ready; the cycle of each response.
+std::vector<int64_t> AxiResponses(const DramOptions& opts, const std::vector<uint32_t>& addrs) {
+  SparseMemory mem(1 << 20);
+  DramModel dram(&mem, kChunk, opts);
+  MemOffer offer;
+  std::vector<int64_t> at(addrs.size(), -1);
+  size_t next = 0;
+  for (int64_t c = 0; c < 1000 && (next < addrs.size() || !dram.Idle()); ++c) {
+    dram.Offer(c, &offer);
+    if (offer.b_rsp_valid) at[offer.b_rsp_tag] = c;
+    MemRequests req = next < addrs.size() ? Read(addrs[next], uint32_t(next)) : MemRequests{};
+    if (req.b_rd_valid && offer.b_rd_ready) ++next;
+    dram.Accept(c, offer, req);
+  }
+  return at;
+}
+
+TEST(DramModel, AxiAnswersAfterTheLatency) {
+  DramOptions opts;
+  opts.axi = true;
+  opts.latency = 7;
+  EXPECT_EQ(AxiResponses(opts, {0}), (std::vector<int64_t>{8}));  // 1 cycle of beat, then 7
+}
+
+TEST(DramModel, AxiCapsEachChannelsBeats) {
+  DramOptions opts;
+  opts.axi = true;
+  opts.latency = 1;
+  opts.beats_per_cycle = 0.25;  // a beat every 4 cycles per channel
+  std::vector<uint32_t> same(8), both(8);
+  for (uint32_t i = 0; i < 8; ++i) {
+    same[i] = i * 128;  // every beat on channel 0
+    both[i] = i * 64;   // channels 0 and 1 in turn
+  }
+  const std::vector<int64_t> one = AxiResponses(opts, same), two = AxiResponses(opts, both);
+  EXPECT_GE(one.back(), 8 * 4);
+  EXPECT_LT(two.back(), one.back());
+  EXPECT_GE(two.back(), 4 * 4);
+}
+
+TEST(DramModel, AxiBacklogWithholdsReady) {
+  SparseMemory mem(1 << 20);
+  DramOptions opts;
+  opts.axi = true;
+  opts.beats_per_cycle = 0.1;
+  opts.queue_beats = 2;
+  DramModel dram(&mem, kChunk, opts);
+  MemOffer offer;
+  int refused = 0;
+  for (int64_t c = 0; c < 20; ++c) {
+    dram.Offer(c, &offer);
+    refused += !offer.b_rd_ready;
+    dram.Accept(c, offer, Read(0, uint32_t(c)));
+  }
+  EXPECT_GT(refused, 10);
+}
+
+TEST(DramModel, AxiAnswersAFreeChannelBeforeABusyOne) {
+  DramOptions opts;
+  opts.axi = true;
+  opts.latency = 2;
+  opts.beats_per_cycle = 0.25;
+  // Two reads on channel 0, then one on channel 1: the third is answered before the second.
+  const std::vector<int64_t> at = AxiResponses(opts, {0, 128, 64});
+  EXPECT_LT(at[2], at[1]);
 }
 
 }  // namespace

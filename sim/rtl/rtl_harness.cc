@@ -113,6 +113,12 @@ StatusOr<RtlRun> RtlHarness::Run(SparseMemory* dram, const RtlRunOptions& opts) 
                            std::to_string(opts.mem.stall_percent) +
                            "%: the latency must be at least 1 and the stall 0..99");
   }
+  if (opts.mem.axi && (!(opts.mem.beats_per_cycle > 0) || opts.mem.queue_beats < 1)) {
+    return InvalidArgument("axi memory with " + std::to_string(opts.mem.beats_per_cycle) +
+                           " beats per cycle and a queue of " +
+                           std::to_string(opts.mem.queue_beats) +
+                           " beats: both must be positive");
+  }
   DramModel mem(dram, cfg_.D, opts.mem);
   EventCollector collector(cfg_);
 

@@ -95,6 +95,18 @@ TEST_F(RtlHarnessTest, RunRejectsMemoryLatencyOfZero) {
       << run.status().message();
 }
 
+TEST_F(RtlHarnessTest, RunRejectsAxiMemoryWithoutBandwidth) {
+  ASSERT_TRUE(harness->LoadProgram({isa::EncodeHalt()}).ok());
+  RtlRunOptions opts;
+  opts.mem.axi = true;
+  opts.mem.beats_per_cycle = 0;
+  StatusOr<RtlRun> run = harness->Run(&dram, opts);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.status().message().find("axi memory with 0.000000 beats per cycle"),
+            std::string::npos)
+      << run.status().message();
+}
+
 TEST_F(RtlHarnessTest, HaltAloneEndsInItsOwnCycle) {
   RtlRun run = Run({});
   EXPECT_EQ(run.stop, Stop::kHalt);

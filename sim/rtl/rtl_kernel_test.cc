@@ -11,6 +11,7 @@
 #include "workloads/kernels/attn.h"
 #include "workloads/kernels/mlp.h"
 #include "workloads/kernels/quantize.h"
+#include "workloads/list.h"
 
 namespace otpu::rtl {
 namespace {
@@ -20,6 +21,7 @@ constexpr uint64_t kBase = uint64_t{1} << 20;
 struct Kernel {
   isa::Program program;
   SparseMemory image{BuiltConfig().DRAM_BYTES};
+  std::array<uint32_t, 8> args{};
 };
 
 Kernel Mlp(isa::WFormat wf) {
@@ -56,13 +58,31 @@ Kernel Attn() {
   return k;
 }
 
-// Runs the kernel on both models and compares every byte of DRAM and TMEM.
-void ExpectParity(const Kernel& k, const char* name, int stall) {
+// The layer workload (attention block of Qwen3-0.6B's shape): its image with the first step's
+// host writes applied, and that step's ARG values.
+Kernel Layer() {
+  StatusOr<workloads::WorkloadRun> run = workloads::MakeWorkload("layer", BuiltConfig());
+  OTPU_CHECK(run.ok());
+  OTPU_CHECK(!run->steps.empty());
+  Kernel k;
+  k.program = run->program;
+  k.image = run->image;
+  for (const workloads::DramWrite& w : run->steps[0].writes) {
+    k.image.Write(w.addr, w.bytes.data(), w.bytes.size());
+  }
+  k.args = run->steps[0].args;
+  return k;
+}
+
+// Runs the kernel on both models and compares every byte of DRAM and TMEM; the RTL's cycles.
+void ExpectParityInto(const Kernel& k, const char* name, const DramOptions& mem, int64_t* cycles) {
   const isa::Config cfg = BuiltConfig();
   SparseMemory isa_dram = k.image;
   sim::IsaSim isa(cfg, &isa_dram);
   ASSERT_TRUE(isa.LoadProgram(k.program).ok());
-  StatusOr<sim::RunEvents> want = isa.Run({});
+  sim::IsaRunOptions isa_opts;
+  isa_opts.args = k.args;
+  StatusOr<sim::RunEvents> want = isa.Run(isa_opts);
   ASSERT_TRUE(want.ok()) << want.status().message();
 
   SparseMemory rtl_dram = k.image;
@@ -70,7 +90,8 @@ void ExpectParity(const Kernel& k, const char* name, int stall) {
   ASSERT_TRUE(h.ok());
   ASSERT_TRUE((*h)->LoadProgram(k.program).ok());
   RtlRunOptions opts;
-  opts.mem.stall_percent = stall;
+  opts.mem = mem;
+  opts.args = k.args;
   StatusOr<RtlRun> got = (*h)->Run(&rtl_dram, opts);
   ASSERT_TRUE(got.ok()) << got.status().message();
   ASSERT_EQ(got->stop, Stop::kHalt) << got->error;
@@ -97,21 +118,60 @@ void ExpectParity(const Kernel& k, const char* name, int stall) {
     }
   }
   EXPECT_EQ(got->ports, nominal);
+  *cycles = got->events.cycles;
 }
 
-TEST(RtlKernels, MlpSmallInt8MatchesIsa) { ExpectParity(Mlp(isa::WFormat::kINT8), "mlp-small", 0); }
+int64_t ExpectParity(const Kernel& k, const char* name, const DramOptions& mem) {
+  int64_t cycles = -1;
+  ExpectParityInto(k, name, mem, &cycles);
+  return cycles;
+}
+
+DramOptions Stall(int percent) {
+  DramOptions mem;
+  mem.stall_percent = percent;
+  return mem;
+}
+
+DramOptions Axi(int latency, int stall) {
+  DramOptions mem;
+  mem.axi = true;
+  mem.latency = latency;
+  mem.stall_percent = stall;
+  return mem;
+}
+
+TEST(RtlKernels, MlpSmallInt8MatchesIsa) {
+  ExpectParity(Mlp(isa::WFormat::kINT8), "mlp-small", {});
+}
 
 TEST(RtlKernels, MlpSmallInt4MatchesIsaWithStalls) {
-  ExpectParity(Mlp(isa::WFormat::kINT4), "mlp-small int4", 30);
+  ExpectParity(Mlp(isa::WFormat::kINT4), "mlp-small int4", Stall(30));
 }
 
 TEST(RtlKernels, MlpSmallFp4MatchesIsa) {
-  ExpectParity(Mlp(isa::WFormat::kFP4), "mlp-small fp4", 0);
+  ExpectParity(Mlp(isa::WFormat::kFP4), "mlp-small fp4", {});
 }
 
-TEST(RtlKernels, AttnMatchesIsa) { ExpectParity(Attn(), "attn 4q/2kv t=128", 0); }
+TEST(RtlKernels, AttnMatchesIsa) { ExpectParity(Attn(), "attn 4q/2kv t=128", {}); }
 
-TEST(RtlKernels, AttnMatchesIsaWithStalls) { ExpectParity(Attn(), "attn 4q/2kv t=128", 30); }
+TEST(RtlKernels, AttnMatchesIsaWithStalls) {
+  ExpectParity(Attn(), "attn 4q/2kv t=128", Stall(30));
+}
+
+TEST(RtlKernels, MlpSmallOnTheAxiMemoryMatchesIsaAndSlowsWithLatency) {
+  const Kernel k = Mlp(isa::WFormat::kINT8);
+  const int64_t fast = ExpectParity(k, "mlp-small", Axi(4, 0));
+  const int64_t slow = ExpectParity(k, "mlp-small", Axi(64, 0));
+  EXPECT_GT(fast, 0);
+  EXPECT_GT(slow, fast);
+}
+
+TEST(RtlKernels, AttnOnTheStallingAxiMemoryMatchesIsa) {
+  EXPECT_GT(ExpectParity(Attn(), "attn 4q/2kv t=128", Axi(16, 20)), 0);
+}
+
+TEST(RtlKernels, LayerMatchesIsa) { ExpectParity(Layer(), "layer", {}); }
 
 }  // namespace
 }  // namespace otpu::rtl

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <httplib.h>
 
+#include "lens/file_io.h"
 #include "lens/html_export.h"
 
 namespace otpu::lens {

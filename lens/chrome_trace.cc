@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "lens/file_io.h"
 #include "lens/gzip.h"
 #include "lens/html_export.h"
 #include "lens/otpuprof.h"

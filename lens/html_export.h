@@ -31,12 +31,6 @@ struct HtmlExportInfo {
 // page with it embedded to `out`: to `out.tmp.<pid>` first, renamed over `out` when complete.
 StatusOr<HtmlExportInfo> ExportHtml(const std::string& path, const std::string& out);
 
-// Writes `data` to `path` through `path.tmp.<pid>` and a rename; errors name the path.
-Status WriteFileAtomically(const std::string& path, std::string_view data);
-
-// The whole file at `path`; NotFound or Internal naming it.
-StatusOr<std::string> ReadWholeFile(const std::string& path);
-
 }  // namespace otpu::lens
 
 #endif  // OTPU_LENS_HTML_EXPORT_H_

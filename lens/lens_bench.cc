@@ -1,5 +1,6 @@
 // lens_bench: measures (never asserts) the ISA simulator's speed on a workload, qwen-tiny
-// decode (cycles, roofline efficiency, wall seconds per step), the Verilated core's speed and
+// decode on the ISA simulator and on the RTL (cycles, roofline efficiency, wall seconds per
+// step) and `lens record qwen-tiny --pos` on the RTL, the Verilated core's speed and
 // the cost of its event tap, the RTL roofline efficiency and `lens record` wall time of mlp,
 // mlp8 and layer, and the .otpuprof writer and reader on a large synthetic profile; prints one
 // JSON object.
@@ -70,33 +71,64 @@ Status BenchSim(const std::string& name, double min_seconds, Writer& w) {
   return OkStatus();
 }
 
-// qwen-tiny decode on the ISA simulator: positions 0..pos run as the recorder runs them (the
-// host's embedding write, then the step), the last one profiled for cycles and roofline.
-Status BenchDecode(int pos, Writer& w) {
+// qwen-tiny decode on one board: positions 0..pos run as the recorder runs them (the host's
+// embedding write, then the step), all on the ISA simulator or all on the RTL (ideal memory),
+// the last one profiled for cycles and roofline; wall seconds per step over all of them and of
+// the traced step alone (the RTL reads its event tap only then).
+Status BenchDecodeOn(bool on_rtl, int pos, Writer& w) {
+  const isa::Config cfg = on_rtl ? rtl::BuiltConfig() : isa::Config::Sim();
   ASSIGN_OR_RETURN(workloads::WorkloadRun run,
-                   workloads::MakeWorkload("qwen-tiny", isa::Config::Sim(), {.pos = pos}));
-  IsaStepRunner runner;
-  RETURN_IF_ERROR(runner.Load(run));
+                   workloads::MakeWorkload("qwen-tiny", cfg, {.pos = pos}));
+  std::unique_ptr<StepRunner> runner;
+  if (on_rtl) {
+    runner = std::make_unique<RtlStepRunner>(rtl::DramOptions{}, kDefaultBucketCycles);
+  } else {
+    runner = std::make_unique<IsaStepRunner>();
+  }
+  RETURN_IF_ERROR(runner->Load(run));
   sim::RunEvents last;
+  double traced_s = 0;
   const double t0 = Seconds();
   for (const workloads::Step& step : run.steps) {
+    const double s0 = Seconds();
     for (const workloads::DramWrite& dw : step.writes)
-      RETURN_IF_ERROR(runner.WriteDram(dw.addr, dw.bytes));
-    ASSIGN_OR_RETURN(last, runner.Run(step));
+      RETURN_IF_ERROR(runner->WriteDram(dw.addr, dw.bytes));
+    ASSIGN_OR_RETURN(last, runner->Run(step));
+    if (step.traced) traced_s = Seconds() - s0;
   }
   const double wall = Seconds() - t0;
   ASSIGN_OR_RETURN(Profile p,
-                   BuildProfile(ProfileKind::kIsa, run.name, run.config, run.program, last));
-  const workloads::CheckReport check = run.check(runner.dram());
-  w.Key("qwen_tiny_decode");
+                   runner->BuildStepProfile(run.name, run, last, kDefaultBucketCycles));
+  const workloads::CheckReport check = run.check(runner->dram());
+  w.Key(on_rtl ? "rtl" : "isa");
   w.StartObject();
-  w.Key("positions"), w.Int(pos + 1);
-  w.Key("traced_pos"), w.Int(pos);
+  w.Key("D"), w.Int(cfg.D);
+  w.Key("MCOLS"), w.Int(cfg.MCOLS);
   w.Key("cycles"), w.Int64(p.cycles);
   w.Key("roofline_efficiency"), w.Double(p.roofline.efficiency);
   w.Key("instructions_per_step"), w.Int64(last.retired);
   w.Key("wall_s_per_step"), w.Double(wall / double(run.steps.size()));
+  w.Key("wall_s_traced_step"), w.Double(traced_s);
   w.Key("logits_rel_l2"), w.Double(check.rel_l2);
+  w.EndObject();
+  return OkStatus();
+}
+
+// qwen-tiny decode at `pos` on the ISA simulator and on the RTL, and `lens record qwen-tiny
+// --pos` on the RTL as the program runs it (earlier positions on the ISA simulator).
+Status BenchDecode(int pos, Writer& w) {
+  w.Key("qwen_tiny_decode");
+  w.StartObject();
+  w.Key("positions"), w.Int(pos + 1);
+  w.Key("traced_pos"), w.Int(pos);
+  RETURN_IF_ERROR(BenchDecodeOn(false, pos, w));
+  RETURN_IF_ERROR(BenchDecodeOn(true, pos, w));
+  const double t0 = Seconds();
+  ASSIGN_OR_RETURN(workloads::WorkloadRun run,
+                   workloads::MakeWorkload("qwen-tiny", rtl::BuiltConfig(), {.pos = pos}));
+  RtlStepRunner runner(rtl::DramOptions{}, kDefaultBucketCycles, /*untraced_on_isa=*/true);
+  RETURN_IF_ERROR(Record(run, runner).status());
+  w.Key("rtl_record_wall_s"), w.Double(Seconds() - t0);
   w.EndObject();
   return OkStatus();
 }

@@ -112,6 +112,19 @@ TEST_F(LensCliTest, QwenTinyRecordsTheTracedPositionAndInfoReadsIt) {
   EXPECT_NE(info.out.find("profile 0: qwen-tiny (isa)"), std::string::npos) << info.out;
 }
 
+TEST_F(LensCliTest, QwenTinyRunsEarlierPositionsOnTheIsaAndRecordsThePosOnTheRtl) {
+  std::string file = PathOf("q.otpuprof");
+  Result rec = Lens({"record", "qwen-tiny", "--pos", "8", "-o", file});
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  for (const char* want : {"qwen-tiny: rtl profile",
+                           "qwen-tiny: 8 untraced steps on the ISA simulator, then 1 on the RTL",
+                           "qwen-tiny: check ok: logits 1x1000 at pos 8"})
+    EXPECT_NE(rec.out.find(want), std::string::npos) << want << "\n" << rec.out;
+  Result info = Lens({"info", file});
+  ASSERT_EQ(info.code, 0) << info.err;
+  EXPECT_NE(info.out.find("profile 0: qwen-tiny (rtl)"), std::string::npos) << info.out;
+}
+
 TEST_F(LensCliTest, NegativePosIsAUsageError) {
   ExpectError(Lens({"record", "qwen-tiny", "--isa", "-o", PathOf("x"), "--pos", "-1"}), 2,
               "lens record: --pos -1: a position is at least 0");

@@ -142,13 +142,23 @@ int Record(const std::vector<std::string>& args) {
   file.created = NowIso8601();
   for (const workloads::WorkloadRun& run : runs) {
     std::unique_ptr<StepRunner> runner;
+    RtlStepRunner* rtl_runner = nullptr;
     if (isa) {
       runner = std::make_unique<IsaStepRunner>();
     } else {
-      runner = std::make_unique<RtlStepRunner>(mem, ropts.bucket_cycles);
+      // The steps before the traced one (a decode's earlier positions) run untimed on the ISA
+      // simulator; the RTL takes over the machine state for the traced step.
+      auto r = std::make_unique<RtlStepRunner>(mem, ropts.bucket_cycles, /*untraced_on_isa=*/true);
+      rtl_runner = r.get();
+      runner = std::move(r);
     }
     StatusOr<Recording> rec = lens::Record(run, *runner, ropts);
     if (!rec.ok()) return Fail(kExitFailure, "lens record: " + rec.status().message());
+    if (rtl_runner && rtl_runner->isa_steps() > 0) {
+      std::printf("%s: %d untraced step%s on the ISA simulator, then %d on the RTL\n",
+                  run.name.c_str(), rtl_runner->isa_steps(),
+                  rtl_runner->isa_steps() == 1 ? "" : "s", rtl_runner->rtl_steps());
+    }
     for (Profile& p : rec->profiles) {
       std::printf("%s: %s profile, %lld cycles, %.1f%% of the roofline, %zu instructions\n",
                   p.name.c_str(), KindName(p.kind), (long long)p.cycles,

@@ -27,13 +27,28 @@ trace::TraceRun ToTraceRun(const rtl::RtlRun& run, const sim::RunEvents& events)
 
 }  // namespace
 
-RtlStepRunner::RtlStepRunner(const rtl::DramOptions& mem, int window_cycles)
-    : mem_(mem), window_cycles_(window_cycles) {}
+RtlStepRunner::RtlStepRunner(const rtl::DramOptions& mem, int window_cycles,
+                             bool untraced_on_isa)
+    : mem_(mem), window_cycles_(window_cycles), untraced_on_isa_(untraced_on_isa) {}
 
 Status RtlStepRunner::Load(const workloads::WorkloadRun& run) {
   ASSIGN_OR_RETURN(harness_, rtl::RtlHarness::Create(run.config));
   dram_ = std::make_unique<SparseMemory>(run.image);
-  return harness_->LoadProgram(run.program);
+  isa_steps_ = rtl_steps_ = 0;
+  isa_.reset();
+  RETURN_IF_ERROR(harness_->LoadProgram(run.program));
+  if (untraced_on_isa_) {
+    // Both borrow the one DRAM, so the hand-over moves only the core's own memories.
+    isa_ = std::make_unique<sim::IsaSim>(run.config, dram_.get());
+    RETURN_IF_ERROR(isa_->LoadProgram(run.program));
+  }
+  return OkStatus();
+}
+
+void RtlStepRunner::HandOver() {
+  harness_->WriteTmem(0, isa_->tmem());
+  harness_->WriteActRam(isa_->act_ram());
+  isa_.reset();
 }
 
 Status RtlStepRunner::WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) {
@@ -47,6 +62,17 @@ Status RtlStepRunner::WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes
 
 StatusOr<sim::RunEvents> RtlStepRunner::Run(const workloads::Step& step) {
   if (!harness_) return Internal("RTL harness: Run before Load");
+  if (isa_ && !step.traced) {
+    sim::IsaRunOptions iopts;
+    iopts.args = step.args;
+    iopts.record_events = false;
+    StatusOr<sim::RunEvents> events = isa_->Run(iopts);
+    if (!events.ok()) return events.status().WithContext("ISA simulator (untraced step)");
+    ++isa_steps_;
+    return events;
+  }
+  if (isa_) HandOver();
+  ++rtl_steps_;
   rtl::RtlRunOptions opts;
   opts.args = step.args;
   opts.mem = mem_;

@@ -12,11 +12,15 @@
 namespace otpu::lens {
 
 // The StepRunner of the RTL path: one harness, one DRAM that persists across the steps.
+// With `untraced_on_isa`, the steps before the first traced one run on the ISA simulator over
+// the same DRAM (a decode's earlier positions, fast and untimed); before the first RTL step the
+// simulator's TMEM and ACT RAM, which keep their contents between runs (docs/isa.md), are
+// loaded into the core, so the RTL continues from the machine state the earlier steps left.
 class RtlStepRunner : public StepRunner {
  public:
   // `mem` picks the DRAM model (ideal or stalling); `window_cycles` is the core's counter
   // window, the profile's bucket.
-  RtlStepRunner(const rtl::DramOptions& mem, int window_cycles);
+  RtlStepRunner(const rtl::DramOptions& mem, int window_cycles, bool untraced_on_isa = false);
 
   ProfileKind kind() const override { return ProfileKind::kRtl; }
   Status Load(const workloads::WorkloadRun& run) override;
@@ -31,13 +35,23 @@ class RtlStepRunner : public StepRunner {
   const rtl::RtlRun& last() const { return last_; }
   // The harness (to add clock hooks); null before Load.
   rtl::RtlHarness* harness() { return harness_.get(); }
+  // How many steps ran on the ISA simulator (untraced_on_isa) and on the RTL since Load.
+  int isa_steps() const { return isa_steps_; }
+  int rtl_steps() const { return rtl_steps_; }
 
  private:
+  // Loads the ISA simulator's TMEM and ACT RAM into the core and drops the simulator.
+  void HandOver();
+
   rtl::DramOptions mem_;
   int window_cycles_;
+  bool untraced_on_isa_;
   std::unique_ptr<SparseMemory> dram_;
+  std::unique_ptr<sim::IsaSim> isa_;  // the untraced steps' simulator; null once handed over
   std::unique_ptr<rtl::RtlHarness> harness_;
   rtl::RtlRun last_;
+  int isa_steps_ = 0;
+  int rtl_steps_ = 0;
 };
 
 }  // namespace otpu::lens

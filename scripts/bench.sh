@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures, never asserts: ISA simulator instructions/s and simulated cycles/s on `mlp`,
-# qwen-tiny decode on the ISA simulator (cycles and roofline efficiency of the step at
-# position 8, wall seconds per step), the Verilated core's simulated cycles/s on `mlp` with and
+# qwen-tiny decode on the ISA simulator and on the RTL (cycles and roofline efficiency of the
+# step at position 8, wall seconds per step) and `lens record qwen-tiny --pos 8` wall seconds
+# on the RTL (earlier positions on the ISA simulator), the Verilated core's simulated cycles/s on `mlp` with and
 # without the event tap (and the tap's cost as a ratio), the RTL roofline efficiency and
 # `lens record` wall seconds of mlp, mlp8 and layer, and .otpuprof write/read speed on a
 # synthetic profile of 1M instructions. Builds lens_bench when needed (build output on stderr)

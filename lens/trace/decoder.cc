@@ -126,7 +126,7 @@ class Decoder {
     sim::InstrEvent* e = InSlot(s.slot);
     if (e == nullptr) return;
     e->end = now + 1;  // the first cycle the unit is free again
-    NameUnitCounters(e->unit, {}, &e->counters);
+    sim::NameUnitCounters(e->unit, {}, &e->counters);
     ended_ = e->idx;
     slot_idx_[s.slot] = -1;
   }
@@ -147,7 +147,7 @@ class Decoder {
     }
     std::array<uint32_t, 4> v{};
     for (int i = 0; i < g.num_values; ++i) v[size_t(i)] = ValueOf(g.values[size_t(i)]);
-    NameUnitCounters(e.unit, v, &e.counters);
+    sim::NameUnitCounters(e.unit, v, &e.counters);
   }
 
   void AddWindow(const Group& g) {
@@ -186,24 +186,6 @@ class Decoder {
 };
 
 }  // namespace
-
-void NameUnitCounters(isa::Unit unit, const std::array<uint32_t, 4>& v,
-                      std::map<std::string, int64_t>* out) {
-  switch (unit) {
-    case isa::Unit::kMXU:
-      (*out)["starve"] = v[0];
-      (*out)["bp"] = v[1];
-      (*out)["frz"] = v[2];
-      (*out)["deny"] = v[3];
-      break;
-    case isa::Unit::kQUANT:
-    case isa::Unit::kVPU:
-      (*out)["frz"] = v[0];
-      break;
-    default:
-      break;
-  }
-}
 
 StatusOr<Decoded> Decode(const Tokens& tokens, const isa::Program& program,
                          const isa::Config& cfg) {

@@ -57,10 +57,6 @@ struct Decoded {
 StatusOr<Decoded> Decode(const Tokens& tokens, const isa::Program& program,
                          const isa::Config& cfg);
 
-// The unit counters of an end event by name (MXU starve bp frz deny; QUANT, VPU frz).
-void NameUnitCounters(isa::Unit unit, const std::array<uint32_t, 4>& v,
-                      std::map<std::string, int64_t>* out);
-
 }  // namespace otpu::lens::trace
 
 #endif  // OTPU_LENS_TRACE_DECODER_H_

@@ -4,6 +4,7 @@
 #ifndef OTPU_SIM_ISA_EVENTS_H_
 #define OTPU_SIM_ISA_EVENTS_H_
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -24,6 +25,27 @@ struct InstrEvent {
   int64_t work = 0, port_b = 0, port_a = 0;  // nominal work and port transfers (isa::CostOf)
   std::map<std::string, int64_t> counters;   // unit counters (rtl/hw: starve bp frz deny ...)
 };
+
+// Names the unit counters of an instruction's end (SPEC 5 U records) into `out`: MXU
+// starve bp frz deny, QUANT and VPU frz, DMA none. Shared by the RTL event collector and the
+// trace decoder so both name them alike.
+inline void NameUnitCounters(isa::Unit unit, const std::array<uint32_t, 4>& v,
+                             std::map<std::string, int64_t>* out) {
+  switch (unit) {
+    case isa::Unit::kMXU:
+      (*out)["starve"] = v[0];
+      (*out)["bp"] = v[1];
+      (*out)["frz"] = v[2];
+      (*out)["deny"] = v[3];
+      break;
+    case isa::Unit::kQUANT:
+    case isa::Unit::kVPU:
+      (*out)["frz"] = v[0];
+      break;
+    default:
+      break;
+  }
+}
 
 struct RunEvents {
   int64_t cycles = 0;              // cycles from RUN to HALTED

@@ -9,25 +9,6 @@ namespace {
 
 constexpr uint32_t kZeroRegs[isa::kNumRegs] = {};  // resolved instructions need no registers
 
-// Unit counter names by unit id (SPEC 5 U records).
-void NameCounters(isa::Unit unit, const std::array<uint32_t, 4>& v,
-                  std::map<std::string, int64_t>* out) {
-  switch (unit) {
-    case isa::Unit::kMXU:
-      (*out)["starve"] = v[0];
-      (*out)["bp"] = v[1];
-      (*out)["frz"] = v[2];
-      (*out)["deny"] = v[3];
-      break;
-    case isa::Unit::kQUANT:
-    case isa::Unit::kVPU:
-      (*out)["frz"] = v[0];
-      break;
-    default:
-      break;
-  }
-}
-
 }  // namespace
 
 void EventCollector::OnRunStart() {
@@ -91,7 +72,7 @@ void EventCollector::OnClock(const CoreCycle& c) {
                          " ended before it started");
     }
     e->end = now + 1;  // the first cycle the unit is free again
-    NameCounters(e->unit, s.counters, &e->counters);
+    sim::NameUnitCounters(e->unit, s.counters, &e->counters);
     slot_idx_[size_t(s.slot)] = -1;
   }
   if (c.window.valid) {

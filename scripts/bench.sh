@@ -5,8 +5,9 @@
 # on the RTL (earlier positions on the ISA simulator), the Verilated core's simulated cycles/s on `mlp` with and
 # without the event tap (and the tap's cost as a ratio), the RTL roofline efficiency and
 # `lens record` wall seconds of mlp, mlp8 and layer, and .otpuprof write/read speed on a
-# synthetic profile of 1M instructions. Builds lens_bench when needed (build output on stderr)
-# and prints one JSON object on stdout. Extra arguments go to lens_bench (--workload NAME,
+# synthetic profile of 1M instructions; then the app's load time for that profile in headless
+# chromium. Builds lens_bench and lens_page_bench when needed (build output on stderr) and
+# prints one JSON object {"lens": ..., "page": ...} on stdout. Extra arguments go to lens_bench (--workload NAME,
 # --decode-pos N, --instrs N, --seconds S, --rtl-pairs N, --dir DIR). OTPU_BUILD_DIR picks the
 # build directory.
 set -euo pipefail

@@ -20,7 +20,7 @@ namespace otpu::lens {
 struct TraceRegisters {
   int64_t count = 0;        // TRACE_COUNT
   int64_t drop = 0;         // TRACE_DROP (lines)
-  int64_t depth = 16384;    // buffer records (CAPS [15:8])
+  int64_t depth = 65536;    // buffer records (CAPS [15:8])
   bool keep_last = false;   // the ring (STOP_WHEN_FULL was 0)
 };
 

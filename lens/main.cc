@@ -2,30 +2,25 @@
 // Exit codes: 0 ok, 1 failure (I/O, failed check), 2 usage, 4 bad profile file.
 #include <boost/program_options.hpp>
 #include <cstdio>
-#include <filesystem>
-#include <optional>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "lens/app/page.h"
-#include "lens/app_server.h"
-#include "lens/chrome_trace.h"
-#include "lens/html_export.h"
-#include "lens/info.h"
+#include "lens/cli/commands.h"
 #include "lens/otpuprof.h"
 #include "lens/recorder.h"
 #include "lens/rtl_step_runner.h"
-#include "lens/summary.h"
 #include "workloads/list.h"
 
 namespace otpu::lens {
 namespace {
 
 namespace po = boost::program_options;
-
-enum ExitCode { kExitOk = 0, kExitFailure = 1, kExitUsage = 2, kExitBadFile = 4 };
+using cli::Fail;
+using cli::kExitFailure;
+using cli::kExitOk;
+using cli::kExitUsage;
 
 constexpr const char* kUsage =
     "usage: lens list\n"
@@ -37,35 +32,6 @@ constexpr const char* kUsage =
     "       lens export FILE --chrome-trace -o OUT.json.gz\n";
 
 constexpr const char* kCommands = "list, record, info, summary, open, html, export";
-
-// The one stderr line of a failure, and its exit code.
-int Fail(int code, const std::string& line) {
-  std::cerr << line << "\n";
-  return code;
-}
-
-// Parses `args` against `opts` (positionals into `pos`); false (and the usage error printed)
-// when they do not fit.
-bool Parse(const std::string& cmd, const std::vector<std::string>& args,
-           const po::options_description& opts, const po::positional_options_description& pos,
-           po::variables_map* vm) {
-  try {
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), *vm);
-    po::notify(*vm);
-  } catch (const po::error& e) {
-    Fail(kExitUsage, "lens " + cmd + ": " + e.what());
-    return false;
-  }
-  return true;
-}
-
-int List(const std::vector<std::string>& args) {
-  if (!args.empty()) return Fail(kExitUsage, "lens list: unexpected argument '" + args[0] + "'");
-  for (const workloads::WorkloadInfo& w : workloads::ListWorkloads()) {
-    std::printf("%-10s %s\n", w.name.c_str(), w.description.c_str());
-  }
-  return kExitOk;
-}
 
 // Marks step `pos` as the one traced; false when the workload has no such step.
 bool TraceStep(workloads::WorkloadRun* run, int pos) {
@@ -86,7 +52,7 @@ int Record(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("workload", -1);
   po::variables_map vm;
-  if (!Parse("record", args, opts, pos, &vm)) return kExitUsage;
+  if (!cli::Parse("lens", "record", args, opts, pos, &vm)) return kExitUsage;
   if (!vm.count("workload"))
     return Fail(kExitUsage, "lens record: name a workload (see lens list)");
   if (!vm.count("out"))
@@ -174,138 +140,6 @@ int Record(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
-// The one FILE positional of `cmd`: its path, or "" (and the usage error printed) when there is
-// none (and `required`) or more than one.
-bool OneFile(const std::string& cmd, const po::variables_map& vm, bool required, std::string* path) {
-  if (!vm.count("file")) {
-    if (required) Fail(kExitUsage, "lens " + cmd + ": name a profile FILE");
-    return !required;
-  }
-  const std::vector<std::string>& files = vm["file"].as<std::vector<std::string>>();
-  if (files.size() > 1) {
-    Fail(kExitUsage, "lens " + cmd + ": one FILE at a time (also got '" + files[1] + "')");
-    return false;
-  }
-  *path = files[0];
-  return true;
-}
-
-// Reads a profile file for `cmd`; on failure prints the error and sets *code.
-std::optional<ProfileFile> ReadFor(const std::string& cmd, const std::string& path, int* code) {
-  StatusOr<ProfileFile> file = Read(path);
-  if (!file.ok()) {
-    *code = Fail(file.status().code() == StatusCode::kDataLoss ? kExitBadFile : kExitFailure,
-                 "lens " + cmd + ": " + file.status().message());
-    return std::nullopt;
-  }
-  return std::move(file).value();
-}
-
-int Info(const std::vector<std::string>& args) {
-  po::options_description opts("lens info options");
-  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file");
-  po::positional_options_description pos;
-  pos.add("file", -1);
-  po::variables_map vm;
-  std::string path;
-  if (!Parse("info", args, opts, pos, &vm) || !OneFile("info", vm, true, &path)) return kExitUsage;
-  int code = kExitOk;
-  std::optional<ProfileFile> file = ReadFor("info", path, &code);
-  if (!file) return code;
-  std::fputs(InfoText(*file, path).c_str(), stdout);
-  return kExitOk;
-}
-
-int Summary(const std::vector<std::string>& args) {
-  po::options_description opts("lens summary options");
-  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")
-      ("json", po::bool_switch(), "print JSON instead of text");
-  po::positional_options_description pos;
-  pos.add("file", -1);
-  po::variables_map vm;
-  std::string path;
-  if (!Parse("summary", args, opts, pos, &vm) || !OneFile("summary", vm, true, &path)) return kExitUsage;
-  int code = kExitOk;
-  std::optional<ProfileFile> file = ReadFor("summary", path, &code);
-  if (!file) return code;
-  std::fputs((vm["json"].as<bool>() ? SummaryJson(*file, path) : SummaryText(*file, path)).c_str(), stdout);
-  return kExitOk;
-}
-
-int Html(const std::vector<std::string>& args) {
-  po::options_description opts("lens html options");
-  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")
-      ("out,o", po::value<std::string>(), "page to write");
-  po::positional_options_description pos;
-  pos.add("file", -1);
-  po::variables_map vm;
-  std::string path;
-  if (!Parse("html", args, opts, pos, &vm) || !OneFile("html", vm, true, &path)) return kExitUsage;
-  if (!vm.count("out")) return Fail(kExitUsage, "lens html: missing -o OUT (the page to write)");
-  const std::string out = vm["out"].as<std::string>();
-  StatusOr<HtmlExportInfo> info = ExportHtml(path, out);
-  if (!info.ok()) {
-    return Fail(info.status().code() == StatusCode::kDataLoss ? kExitBadFile : kExitFailure,
-                "lens html: " + info.status().message());
-  }
-  std::printf("wrote %s (%.1f MB, %d profile%s); open it in a browser: file://%s\n", out.c_str(),
-              double(info->page_bytes) / 1e6, info->profiles, info->profiles == 1 ? "" : "s",
-              std::filesystem::absolute(out).c_str());
-  return kExitOk;
-}
-
-int Open(const std::vector<std::string>& args) {
-  po::options_description opts("lens open options");
-  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")
-      ("port", po::value<int>()->default_value(0), "port on 127.0.0.1 (0: any free one)")
-      ("no-browser", po::bool_switch(), "do not open a browser");
-  po::positional_options_description pos;
-  pos.add("file", -1);
-  po::variables_map vm;
-  std::string path;
-  if (!Parse("open", args, opts, pos, &vm) || !OneFile("open", vm, false, &path)) return kExitUsage;
-  const int port = vm["port"].as<int>();
-  if (port < 0 || port > 65535) {
-    return Fail(kExitUsage, "lens open: --port " + std::to_string(port) + ": expected 0 (any free port) to 65535");
-  }
-  int code = kExitOk;
-  if (!path.empty() && !ReadFor("open", path, &code)) return code;  // a bad file fails here, not in the page
-  StatusOr<std::unique_ptr<AppServer>> server = AppServer::Create(
-      std::string(AppPage()), path.empty() ? "" : std::filesystem::absolute(path).string(), port);
-  if (!server.ok()) return Fail(kExitFailure, "lens open: " + server.status().message());
-  std::printf("Lens is serving %s at %s (Ctrl-C to stop)\n", path.empty() ? "no profile" : path.c_str(),
-              (*server)->Url().c_str());
-  if (!vm["no-browser"].as<bool>()) {
-    StatusOr<std::string> browser = OpenBrowser((*server)->Url());
-    if (!browser.ok()) std::printf("%s\n", browser.status().message().c_str());
-  }
-  std::fflush(stdout);
-  (*server)->Wait();
-  return kExitOk;
-}
-
-int Export(const std::vector<std::string>& args) {
-  po::options_description opts("lens export options");
-  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")
-      ("chrome-trace", po::bool_switch(), "Chrome trace events (Perfetto), gzip-compressed")
-      ("out,o", po::value<std::string>(), "file to write");
-  po::positional_options_description pos;
-  pos.add("file", -1);
-  po::variables_map vm;
-  std::string path;
-  if (!Parse("export", args, opts, pos, &vm) || !OneFile("export", vm, true, &path)) return kExitUsage;
-  if (!vm["chrome-trace"].as<bool>()) return Fail(kExitUsage, "lens export: name a format: --chrome-trace");
-  if (!vm.count("out")) return Fail(kExitUsage, "lens export: missing -o OUT (the trace to write)");
-  int code = kExitOk;
-  std::optional<ProfileFile> file = ReadFor("export", path, &code);
-  if (!file) return code;
-  const std::string out = vm["out"].as<std::string>();
-  Status s = WriteChromeTrace(*file, out);
-  if (!s.ok()) return Fail(kExitFailure, "lens export: " + s.message());
-  std::printf("wrote %s (Chrome trace events; open it in https://ui.perfetto.dev)\n", out.c_str());
-  return kExitOk;
-}
-
 int Main(int argc, char** argv) {
   if (argc < 2) return Fail(kExitUsage, "lens: no command (" + std::string(kCommands) + "); see lens --help");
   const std::string cmd = argv[1];
@@ -314,13 +148,13 @@ int Main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return kExitOk;
   }
-  if (cmd == "list") return List(args);
+  if (cmd == "list") return cli::List("lens", args);
   if (cmd == "record") return Record(args);
-  if (cmd == "info") return Info(args);
-  if (cmd == "summary") return Summary(args);
-  if (cmd == "open") return Open(args);
-  if (cmd == "html") return Html(args);
-  if (cmd == "export") return Export(args);
+  if (cmd == "info") return cli::Info("lens", args);
+  if (cmd == "summary") return cli::Summary("lens", args);
+  if (cmd == "open") return cli::Open("lens", args);
+  if (cmd == "html") return cli::Html("lens", args);
+  if (cmd == "export") return cli::Export("lens", args);
   return Fail(kExitUsage, "lens: unknown command '" + cmd + "' (" + std::string(kCommands) + ")");
 }
 

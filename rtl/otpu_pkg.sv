@@ -119,6 +119,8 @@ package otpu_pkg;
   parameter logic [31:0] CAPS_TRACE = 32'h00000001;
   parameter logic [31:0] CAPS_TRACE_DMA = 32'h00000002;
   parameter logic [31:0] CAPS_4BIT = 32'h00000010;
+  parameter logic [31:0] CAPS_DEPTH_SHIFT = 32'h00000008;
+  parameter logic [31:0] CAPS_WINDOW_SHIFT = 32'h00000010;
   parameter logic [31:0] TRACE_CTRL_ENABLE = 32'h00000001;
   parameter logic [31:0] TRACE_CTRL_CLEAR = 32'h00000002;
   parameter logic [31:0] TRACE_CTRL_STOP_WHEN_FULL = 32'h00000004;

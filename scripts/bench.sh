@@ -6,8 +6,15 @@
 # without the event tap (and the tap's cost as a ratio), the RTL roofline efficiency and
 # `lens record` wall seconds of mlp, mlp8 and layer, and .otpuprof write/read speed on a
 # synthetic profile of 1M instructions; then the app's load time for that profile in headless
-# chromium. Builds lens_bench and lens_page_bench when needed (build output on stderr) and
-# prints one JSON object {"lens": ..., "page": ...} on stdout. Extra arguments go to lens_bench (--workload NAME,
+# chromium; `otpu-lens record --sim --workload qwen-tiny` wall seconds on the board model; and
+# the board model's core cycles/s against the bare Verilated core (sim/board/board_bench.cc); host
+# register accesses/s and DMA MB/s through otpu-xdma-emu against the board model in-process
+# (host/xdma_emu/xdma_emu_bench.cc); and `otpu-lens record --dev` of a tiny checkpoint (written by
+# otpu-mkcheckpoint) through an otpu-xdma-emu mount against `record --sim` of the same step (wall
+# seconds and their ratio). Builds lens_bench, lens_page_bench, otpu-lens, board_bench,
+# xdma_emu_bench, otpu-xdma-emu and otpu-mkcheckpoint when needed (build output on stderr) and
+# prints one JSON object {"lens": ..., "page": ..., "otpu_lens_record": ..., "board": ...,
+# "xdma_emu": ..., "otpu_lens_card": ...} on stdout. Extra arguments go to lens_bench (--workload NAME,
 # --decode-pos N, --instrs N, --seconds S, --rtl-pairs N, --dir DIR). OTPU_BUILD_DIR picks the
 # build directory.
 set -euo pipefail
@@ -17,9 +24,28 @@ if [[ ! -f "$build/build.ninja" ]]; then
   scripts/setup.sh >&2
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
 fi
-cmake --build "$build" --target lens_bench lens_page_bench >&2
+cmake --build "$build" --target lens_bench lens_page_bench otpu-lens board_bench xdma_emu_bench \
+  otpu-xdma-emu otpu-mkcheckpoint >&2
 # {"lens": simulator and .otpuprof numbers, "page": the app's load-to-ready time for a 1M-instruction
-# profile in headless chromium and the `lens html` write time (lens/app/page_bench.cc)}.
+# profile in headless chromium and the `lens html` write time (lens/app/page_bench.cc),
+# "board": the board model's core cycles/s on mlp against the bare core (docs/board.md)}.
 lens=$("$build/lens/lens_bench" "$@")
 page=$("$build/lens/app/lens_page_bench" --instrs 1000000)
-printf '{"lens": %s, "page": %s}\n' "$lens" "$page"
+# otpu-lens record --sim --workload qwen-tiny: positions 0..3 on the board model, 3 traced,
+# wall seconds from start to the file written (its progress lines go to stderr).
+tmp=$(mktemp -d)
+t0=$(date +%s%N)
+"$build/host/programs/otpu-lens" record --sim --workload qwen-tiny -o "$tmp/q.otpuprof" >&2
+ms=$((($(date +%s%N) - t0) / 1000000))
+rm -rf "$tmp"
+record=$(printf '{"workload": "qwen-tiny", "steps": 4, "traced": 1, "wall_s": %d.%03d}' \
+  $((ms / 1000)) $((ms % 1000)))
+# The board model's core cycles/s against the bare Verilated core, quantum 256 and 1.
+board=$("$build/sim/board/board_bench")
+# XdmaBoard -> FUSE -> SimBoard: register reads/writes per second, DMA MB/s (docs/xdma.md).
+xdma=$("$build/host/xdma_emu/xdma_emu_bench")
+# otpu-lens record of the tiny checkpoint's step 3 (positions 0..2 prefilled) through the
+# emulator (--dev: XdmaBoard -> FUSE -> SimBoard) against --sim (SimBoard in-process).
+card=$(scripts/bench_card_record.sh "$build")
+printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s}\n' \
+  "$lens" "$page" "$record" "$board" "$xdma" "$card"

@@ -7,9 +7,9 @@ build=${OTPU_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j"$(nproc)"
 mkdir -p out
-# One decode step of qwen-tiny: earlier positions on the ISA simulator, the traced one on the
-# Verilated RTL (until the board model lands: then otpu-lens record --sim --workload qwen-tiny).
-"$build/lens/lens" record qwen-tiny -o out/demo.otpuprof
-"$build/lens/lens" info out/demo.otpuprof
-"$build/lens/lens" html out/demo.otpuprof -o out/demo.html
-echo "Open the profile: xdg-open out/demo.html, or serve it: $build/lens/lens open out/demo.otpuprof"
+# Two decode steps of qwen-tiny on the board model, read back from its trace buffer the way a
+# card's is: positions 0..2 untraced, 3 and 4 traced (one hw profile each).
+"$build/host/programs/otpu-lens" record --sim --workload qwen-tiny --tokens 2 -o out/qwen-tiny.otpuprof
+"$build/host/programs/otpu-lens" info out/qwen-tiny.otpuprof
+"$build/host/programs/otpu-lens" html out/qwen-tiny.otpuprof -o out/demo.html
+echo "Open the profile: xdg-open out/demo.html, or serve it: $build/host/programs/otpu-lens open out/qwen-tiny.otpuprof"

@@ -69,6 +69,7 @@ StatusOr<WorkloadRun> MakeMlp(const std::string& name, const kernels::MlpShape& 
     double rel = kernels::RelL2Delta(kernels::ReadMlpOutput(plan, dram), ref, x);
     return Report("y - x", plan.shape.m, plan.shape.h, rel, bound);
   };
+  run.outputs = {{plan.y, uint64_t(plan.shape.m) * plan.shape.h * 4}};
   return run;
 }
 
@@ -91,6 +92,7 @@ StatusOr<WorkloadRun> MakeAttn(const std::string& name, const kernels::AttnShape
     double rel = kernels::RelL2(kernels::ReadAttnOutput(plan, dram), ref);
     return Report("out", plan.shape.hq, plan.shape.hd, rel, kernels::kAttnBound);
   };
+  run.outputs = {{plan.out, uint64_t(plan.shape.hq) * plan.shape.hd * 4}};
   return run;
 }
 
@@ -123,6 +125,7 @@ StatusOr<WorkloadRun> MakeLayer(const std::string& name, const kernels::LayerSha
     return Report("y - x at pos " + std::to_string(pos) + ":", 1, plan.shape.h, rel,
                   kernels::kLayerBound);
   };
+  run.outputs = {{plan.y, uint64_t(plan.shape.h) * 4}};
   return run;
 }
 

@@ -144,6 +144,27 @@ TEST(MakeWorkload, LayerPositionPastTheCacheNamesTheOption) {
       << run.status().message();
 }
 
+// A board's runner reads back only `outputs`: the image with those bytes from a finished run
+// must check exactly as the whole finished DRAM does (list_big_test checks the other sizes).
+TEST(MakeWorkload, OutputsHoldEverythingTheCheckReads) {
+  for (const char* name : {"mlp-small", "qwen-tiny"}) {
+    auto run = MakeWorkload(name, isa::Config::Sim());
+    ASSERT_TRUE(run.ok()) << run.status().message();
+    ASSERT_FALSE(run->outputs.empty()) << name;
+    SparseMemory done(1);
+    auto full = kernels::RunWorkload(*run, &done);
+    ASSERT_TRUE(full.ok()) << full.status().message();
+    SparseMemory readback = run->image;
+    for (const DramRange& r : run->outputs) {
+      const std::vector<uint8_t> bytes = done.ReadBytes(r.addr, r.bytes);
+      readback.Write(r.addr, bytes.data(), bytes.size());
+    }
+    const CheckReport partial = run->check(readback);
+    EXPECT_EQ(partial.rel_l2, full->rel_l2) << name;
+    EXPECT_EQ(partial.detail, full->detail) << name;
+  }
+}
+
 TEST(MakeWorkload, CheckFailsOnAnUnrunImage) {
   auto run = MakeWorkload("mlp-small", isa::Config::Sim());
   ASSERT_TRUE(run.ok());

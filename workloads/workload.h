@@ -23,6 +23,12 @@ struct DramWrite {
   std::vector<uint8_t> bytes{};
 };
 
+// A DRAM range: `bytes` bytes from `addr`.
+struct DramRange {
+  uint64_t addr = 0;
+  uint64_t bytes = 0;
+};
+
 struct Step {
   std::array<uint32_t, 8> args{};  // ARG0..7 for this run of the program
   bool traced = false;             // record a profile of this step
@@ -45,6 +51,9 @@ struct WorkloadRun {
   std::vector<Step> steps;
   // Reads the outputs from DRAM after the last step and compares them with the reference.
   std::function<CheckReport(const SparseMemory& dram)> check;
+  // Every byte `check` reads: a board's runner reads these back from the card before the
+  // check (list_test checks that they are enough).
+  std::vector<DramRange> outputs;
 };
 
 }  // namespace otpu::workloads

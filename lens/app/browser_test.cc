@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -89,6 +90,12 @@ class BrowserTest : public ::testing::Test {
     EXPECT_EQ(*verdict, "ok") << failures;
     EXPECT_GT(result["checks"].GetInt(), 50);
     EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+  }
+
+  // The value of `js` in the page as JSON text, or the error.
+  static std::string Eval(const std::string& js) {
+    StatusOr<std::string> r = chromium_->Evaluate(js);
+    return r.ok() ? *r : "error: " + r.status().message();
   }
 
   static std::string Errors() {
@@ -192,8 +199,24 @@ TEST_F(BrowserTest, SelftestPassesOnMlpSmall) {
 TEST_F(BrowserTest, SelftestPassesOnALargeSyntheticProfile) {
   ProfileFile f = SyntheticFile({ProfileKind::kRtl}, kLargeInstrs);
   ExpectSelftestPasses(PageOf(f, "large"), 120);
+  // Loaded off the page's thread: the worker starts from a file:// page.
+  EXPECT_EQ(Eval("lens.app.timing.loaded_in"), "\"worker\"");
   ExpectPageAgreesWithAnalyze(f.profiles[0], 0);
   Screenshots("large");
+}
+
+TEST_F(BrowserTest, SelftestPassesWhenLoadedOnThePagesThread) {
+  // What a browser that refuses the worker gets: the same steps without it.
+  // Plain JSON: no inflating, so nothing in the loader waits before its first message.
+  ProfileFile f = SyntheticFile({ProfileKind::kRtl}, 3000);
+  StatusOr<std::string> json = ProfileFileToJson(f);
+  ASSERT_TRUE(json.ok());
+  ASSERT_TRUE(chromium_->Navigate(PageWith(*json, "inpage.json") + "#loader=page&selftest").ok());
+  StatusOr<std::string> verdict = chromium_->WaitForString("document.body.dataset.selftest || ''", 60);
+  ASSERT_TRUE(verdict.ok()) << verdict.status().message();
+  EXPECT_EQ(*verdict, "ok") << Eval("document.getElementById('selftest-result').textContent");
+  EXPECT_EQ(Eval("lens.app.timing.loaded_in"), "\"page\"");
+  ExpectPageAgreesWithAnalyze(f.profiles[0], 0);
 }
 
 TEST_F(BrowserTest, PageWithoutBucketsAgreesWithAnalyze) {
@@ -248,6 +271,7 @@ TEST_F(BrowserTest, ServedPageLoadsTheProfileFromTheServer) {
   StatusOr<std::unique_ptr<AppServer>> server = AppServer::Create(std::string(AppPage()), PathOf("served.otpuprof"), 0);
   ASSERT_TRUE(server.ok()) << server.status().message();
   ExpectSelftestPasses((*server)->Url());
+  EXPECT_EQ(Eval("lens.app.timing.loaded_in"), "\"worker\"");
   StatusOr<std::string> info = chromium_->Evaluate("document.getElementById('profile-info').textContent");
   ASSERT_TRUE(info.ok());
   EXPECT_NE(info->find("served.otpuprof"), std::string::npos) << *info;
@@ -259,6 +283,127 @@ TEST_F(BrowserTest, ServedPageWithoutAProfileOffersToOpenOne) {
   std::string msg = MessageOf((*server)->Url());
   EXPECT_NE(msg.find("No profile loaded"), std::string::npos) << msg;
   EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+}
+
+TEST_F(BrowserTest, DeepLinksOpenTheirView) {
+  ProfileFile f = SyntheticFile({ProfileKind::kIsa, ProfileKind::kRtl}, 400);
+  const auto mxu = std::count_if(f.profiles[0].instrs.begin(), f.profiles[0].instrs.end(), [](const InstrRow& r) { return r.unit == 1; });
+  std::string url = PageOf(f, "links");
+  ASSERT_TRUE(chromium_->Navigate(url + "#profile=1&view=floorplan&t=123").ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.body.dataset.ready || ''", 30).ok());
+  EXPECT_EQ(Eval("[lens.app.m.index, lens.app.view.key, document.getElementById('fp-label').textContent.startsWith('cycle 123 of')].join()"),
+            "\"1,floorplan,true\"");
+  // pin and t on the timeline: the pinned instruction's card and the cursor.
+  ASSERT_TRUE(chromium_->Navigate(url + "?2#view=timeline&pin=77&t=500").ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.body.dataset.ready || ''", 30).ok());
+  EXPECT_EQ(Eval("[lens.app.m.index, lens.app.view.key, document.getElementById('timeline-pinned').textContent.includes('#77 ')].join()"),
+            "\"0,timeline,true\"");
+  ASSERT_TRUE(chromium_->Navigate(url + "?3#view=instructions&filter=unit%3AMXU").ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.body.dataset.ready || ''", 30).ok());
+  EXPECT_EQ(Eval("document.getElementById('instr-count').textContent"), "\"" + std::to_string(mxu) + " of 400 instructions\"");
+  EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+}
+
+// Puts `bytes` as a file named `name` into the page (without a profile) through `how`: 'drop'
+// on the window, or 'pick' through the Open file input; waits until it is open.
+static std::string OpenInPage(HeadlessChromium* c, const std::string& bytes, const std::string& name, const std::string& how) {
+  std::string js = "(async () => { const before = lens.app.load; const file = new File([Uint8Array.fromBase64('" + Base64Encode(bytes) + "')], '" + name +
+                   "'); const dt = new DataTransfer(); dt.items.add(file);";
+  js += how == "drop" ? "window.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));"
+                      : "const input = document.getElementById('file-input'); input.files = dt.files; input.dispatchEvent(new Event('change'));";
+  js += "for (let k = 0; k < 600 && (lens.app.load === before || !(lens.app.m || lens.app.error)); ++k) await new Promise((ok) => setTimeout(ok, 50));"
+        "return lens.app.error || document.getElementById('profile-info').textContent; })()";
+  StatusOr<std::string> r = c->Evaluate(js, 60);
+  return r.ok() ? *r : r.status().message();
+}
+
+TEST_F(BrowserTest, ADroppedGzipFileOpens) {
+  StatusOr<std::unique_ptr<AppServer>> server = AppServer::Create(std::string(AppPage()), "", 0);
+  ASSERT_TRUE(server.ok()) << server.status().message();
+  MessageOf((*server)->Url());
+  StatusOr<std::string> json = ProfileFileToJson(SyntheticFile({ProfileKind::kIsa, ProfileKind::kHw}, 300));
+  ASSERT_TRUE(json.ok());
+  std::string info = OpenInPage(chromium_, GzipOf(*json), "dropped.otpuprof", "drop");
+  EXPECT_NE(info.find("dropped.otpuprof · isa · 300 instructions"), std::string::npos) << info;
+  EXPECT_EQ(Eval("document.getElementById('profile-select').hidden"), "false");
+  EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+}
+
+TEST_F(BrowserTest, APickedPlainJsonFileOpens) {
+  StatusOr<std::unique_ptr<AppServer>> server = AppServer::Create(std::string(AppPage()), "", 0);
+  ASSERT_TRUE(server.ok()) << server.status().message();
+  MessageOf((*server)->Url());
+  StatusOr<std::string> json = ProfileFileToJson(SyntheticFile({ProfileKind::kRtl}, 250));
+  ASSERT_TRUE(json.ok());
+  std::string info = OpenInPage(chromium_, *json, "picked.json", "pick");
+  EXPECT_NE(info.find("picked.json · rtl · 250 instructions"), std::string::npos) << info;
+  // A damaged file picked next replaces the profile with its message.
+  info = OpenInPage(chromium_, json->substr(0, json->size() / 2), "half.json", "pick");
+  EXPECT_NE(info.find("half.json: invalid JSON at byte"), std::string::npos) << info;
+  EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+}
+
+TEST_F(BrowserTest, AMinimalFileFromAnotherWriterOpens) {
+  // Only the required keys, pretty-printed, an escaped string and a fractional number: the
+  // parser's general path; every optional key (config, slices, sources, units…) defaults.
+  const std::string json = R"({
+    "format": "openTPU-profile", "version": 1,
+    "profiles": [ { "kind": "isa", "name": "other \"writer\"", "cycles": 300,
+      "instrs": [
+        [0, 0, 0, 0, "LD", "d0x0 -> t0", 0, 1, -1, 2, 40, -1, {}, 38, 38, 0],
+        [ 0, 1, 1, 1, "MM", "1x64 . 64x64^T", 1, 40, 42, 42, 250.0, -1, {"frz": 3}, 128, 128, 2 ],
+        [0, 2, 2, 3, "VOP.ADD", "caf\u00e9", 2, 250, -1, 251, 260, -1, {}, 8, 0, 0]
+      ] } ] })";
+  ExpectSelftestPasses(PageWith(GzipOf(json), "other.json"));
+  EXPECT_EQ(Eval("[lens.app.m.name === 'other \"writer\"', lens.app.m.n, lens.app.m.details[2] === 'caf\u00e9', lens.app.m.windows.synthesized].join()"),
+            "\"true,3,true,true\"");
+}
+
+TEST_F(BrowserTest, TheParserReadsJsonAsJsonParseDoes) {
+  ASSERT_TRUE(chromium_->Navigate(PageOf(SyntheticFile({ProfileKind::kIsa}, 10), "parser")).ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.body.dataset.ready || ''", 30).ok());
+  // Everything outside instrs and bucket columns parses to what JSON.parse gives.
+  const char* doc = R"({"a": [1, -2.5e3, 0, true, false, null, "\u00e9\n\"x\"", {"b": []}], "c": {}})";
+  EXPECT_EQ(Eval(std::string("JSON.stringify(lens.parse(String.raw`") + doc + "`)) === JSON.stringify(JSON.parse(String.raw`" + doc + "`))"), "true");
+  // Bucket columns of numbers become Float64Arrays; a column holding anything else stays an array.
+  EXPECT_EQ(Eval("(() => { const b = lens.parse('{\"profiles\":[{\"slices\":[{\"buckets\":{\"c\":[1,2],\"n\":[1,\"x\"]}}]}]}').profiles[0].slices[0].buckets;"
+                 " return [b.c instanceof Float64Array, b.c.join(), Array.isArray(b.n)].join(); })()"),
+            "\"true,1,2,true\"");
+  // A row on the fast path and a row with an escaped name share the name's id.
+  EXPECT_EQ(Eval("(() => { const I = lens.parse('{\"profiles\":[{\"instrs\":[[0,0,0,1,\"MM\",\"d\",0,1,2,3,4,-1,{\"frz\":2},5,6,7],"
+                 "[0,1,0,1,\"M\\\\u004d\",\"d\",0,1,2,3,4.5,-1,{},5,6,7]]}]}').profiles[0].instrs;"
+                 " return [I.n, I.names.length, I.nameId.join(), I.end.join(), I.counterKeys.join(), I.counters[0].join()].join(' '); })()"),
+            "\"2 1 0,0 4,4.5 frz 2,NaN\"");
+  // Errors name the file and the byte.
+  for (auto [text, want] : {std::pair{"{\"a\":01}", "test.json: invalid JSON at byte 5: bad number \\\"01\\\""},
+                            {"{\"a\":1} x", "test.json: invalid JSON at byte 8: unexpected data after the JSON value"},
+                            {"{\"a\":[1,2}", "test.json: invalid JSON at byte 9: expected ',' or ']', found \\\"}\\\""},
+                            {"{\"a\":\"x", "test.json: invalid JSON at byte 7: unterminated string"}}) {
+    EXPECT_EQ(Eval(std::string("(() => { try { lens.parse('") + text + "'); return 'parsed'; } catch (e) { return e.message; } })()"),
+              std::string("\"") + want + "\"") << text;
+  }
+}
+
+// Profiles named by the build (the lens_browser_test target's LENS_PROFILES property, see
+// lens/app/CMakeLists.txt) or by LENS_BROWSER_PROFILES (paths separated by ':'): each gets the
+// self-test and screenshots, e.g. a board-model `hw` profile recorded by another test.
+TEST_F(BrowserTest, SelftestPassesOnExtraProfiles) {
+  const char* list = getenv("LENS_BROWSER_PROFILES");
+  if (!list || !*list) GTEST_SKIP() << "no extra profiles (LENS_BROWSER_PROFILES)";
+  std::string paths = list;
+  for (size_t at = 0; at <= paths.size();) {
+    size_t end = paths.find(':', at);
+    if (end == std::string::npos) end = paths.size();
+    const std::string path = paths.substr(at, end - at);
+    at = end + 1;
+    if (path.empty()) continue;
+    SCOPED_TRACE(path);
+    const std::string name = "extra-" + fs::path(path).stem().string();
+    StatusOr<HtmlExportInfo> info = ExportHtml(path, PathOf(name + ".html"));
+    ASSERT_TRUE(info.ok()) << info.status().message();
+    ExpectSelftestPasses("file://" + PathOf(name + ".html"), 120);
+    Screenshots(name);
+  }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "lens/app/chromium.h"
+#include "lens/file_io.h"
 #include "lens/html_export.h"
 #include "lens/otpuprof.h"
 #include "lens/synthetic.h"
@@ -22,12 +23,21 @@ using Clock = std::chrono::steady_clock;
 
 double Since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
+// Rewrites `base`.html as the page template at `page_path` with `base`.otpuprof embedded.
+Status ReplacePage(const std::string& page_path, const std::string& base) {
+  ASSIGN_OR_RETURN(std::string page, ReadWholeFile(page_path));
+  ASSIGN_OR_RETURN(std::string gz, ReadWholeFile(base + ".otpuprof"));
+  ASSIGN_OR_RETURN(std::string html, EmbedProfile(page, gz, "lens_page_bench.otpuprof"));
+  return WriteFileAtomically(base + ".html", html);
+}
+
 int Main(int argc, char** argv) {
   po::options_description opts("lens_page_bench options");
   opts.add_options()("instrs", po::value<int64_t>()->default_value(1000000), "instructions")
       ("dir", po::value<std::string>()->default_value(std::filesystem::temp_directory_path().string()), "where the files go")
       ("selftest", po::bool_switch(), "also run the page's #selftest and report it")
-      ("keep", po::bool_switch(), "keep the profile and page");
+      ("keep", po::bool_switch(), "keep the profile and page")
+      ("page", po::value<std::string>(), "load the profile into this page (e.g. an older build's lens_page.html) instead of the built-in one");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, opts), vm);
@@ -50,6 +60,13 @@ int Main(int argc, char** argv) {
   if (!info.ok()) {
     std::cerr << "lens_page_bench: " << info.status().message() << "\n";
     return 1;
+  }
+  if (vm.count("page")) {
+    Status s = ReplacePage(vm["page"].as<std::string>(), base);
+    if (!s.ok()) {
+      std::cerr << "lens_page_bench: " << s.message() << "\n";
+      return 1;
+    }
   }
   StatusOr<std::unique_ptr<HeadlessChromium>> c = HeadlessChromium::Start();
   if (!c.ok()) {

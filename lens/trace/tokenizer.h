@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "lens/trace/records.h"
+#include "workloads/isa/trace_records.h"
 #include "workloads/common/status.h"
 
 namespace otpu::lens::trace {

@@ -20,6 +20,7 @@ enum class StatusCode {
   kUnavailable,       // device busy
   kDeadlineExceeded,  // run did not finish in time
   kInternal,          // I/O failure, hardware error
+  kFailedPrecondition,  // not possible in this state (a second SimBoard in one process)
 };
 
 class [[nodiscard]] Status {
@@ -49,6 +50,9 @@ inline Status DataLoss(std::string m) { return Status(StatusCode::kDataLoss, std
 inline Status Unavailable(std::string m) { return Status(StatusCode::kUnavailable, std::move(m)); }
 inline Status DeadlineExceeded(std::string m) { return Status(StatusCode::kDeadlineExceeded, std::move(m)); }
 inline Status Internal(std::string m) { return Status(StatusCode::kInternal, std::move(m)); }
+inline Status FailedPrecondition(std::string m) {
+  return Status(StatusCode::kFailedPrecondition, std::move(m));
+}
 
 // A value or the Status saying why there is none.
 template <typename T>

@@ -115,6 +115,8 @@
   X(CAPS_TRACE, 0x01)                \
   X(CAPS_TRACE_DMA, 0x02)            \
   X(CAPS_4BIT, 0x10)                 \
+  X(CAPS_DEPTH_SHIFT, 8)             \
+  X(CAPS_WINDOW_SHIFT, 16)           \
   X(TRACE_CTRL_ENABLE, 0x1)          \
   X(TRACE_CTRL_CLEAR, 0x2)           \
   X(TRACE_CTRL_STOP_WHEN_FULL, 0x4)  \

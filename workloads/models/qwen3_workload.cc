@@ -75,6 +75,7 @@ StatusOr<workloads::WorkloadRun> MakeQwen3Run(const std::string& name, const Qwe
         ArgMax(logits), bound);
     return workloads::CheckReport{rel, bound, detail};
   };
+  run.outputs = {{plan.logits, uint64_t(plan.model.vocab_size) * 4}};
   return run;
 }
 

@@ -40,20 +40,19 @@ function showMessage(kind, text) {
   if (text) el.append(h('b', {}, kind === 'error' ? 'Cannot open this profile. ' : ''), text);
 }
 
-// The model of profile `pi`, built on first use.
+// The model of profile `pi` (the worker sends each as it is built); throws the LoadError of a
+// profile that could not be built, undefined while it is still on its way.
 function modelOf(pi) {
-  if (!app.models[pi]) {
-    const t0 = performance.now();
-    app.models[pi] = buildModel(app.doc, pi);
-    app.timing.model_ms = (app.timing.model_ms || 0) + performance.now() - t0;
-  }
-  return app.models[pi];
+  const m = app.models[pi];
+  if (m && m.error) throw new LoadError(m.error);
+  return m;
 }
 
 function applyHash() {
   const params = app.params = parseHash();
   if (!app.doc) return;
   const pi = Math.max(0, Math.min(app.doc.profiles.length - 1, parseInt(params.profile, 10) || 0));
+  byId('profile-select').value = String(pi);
   let m;
   try {
     m = modelOf(pi);
@@ -61,7 +60,16 @@ function applyHash() {
     showError(e);
     return;
   }
-  byId('profile-select').value = String(pi);
+  if (!m) {  // the worker is still indexing it: the 'model' message applies the hash again
+    showProgress(app.name, 'indexing', 0, 'profile ' + pi);
+    return;
+  }
+  if (app.error || app.showingProgress) {
+    showMessage('', '');
+    app.error = null;
+    app.showingProgress = false;
+  }
+  byId('views').hidden = false;
   byId('profile-info').textContent = app.name + ' · ' + m.kind + ' · ' + fmtInt(m.n) + ' instructions';
   const view = kViews.find((v) => v.key === params.view) || kViews[0];
   if (app.view !== view || app.m !== m) {
@@ -76,6 +84,22 @@ function applyHash() {
   view.render(m, params);
 }
 
+// The loading message: file, stage and a progress bar (stages share the bar in this order).
+function showProgress(name, stage, fraction, what) {
+  const order = ['reading', 'inflating', 'parsing', 'indexing'], weight = [0.02, 0.18, 0.4, 0.4];
+  const k = order.indexOf(stage);
+  const done = weight.slice(0, k).reduce((a, b) => a + b, 0) + weight[k] * Math.max(0, Math.min(1, fraction));
+  const el = byId('message');
+  el.className = 'info';
+  el.hidden = false;
+  el.textContent = '';
+  el.append(h('b', {}, 'Opening ' + name + ' … '), stage + (what ? ' ' + what : ''),
+    h('div', { class: 'progress', id: 'load-progress', role: 'progressbar', 'aria-valuenow': Math.round(100 * done) },
+      h('span', { style: { width: (100 * done).toFixed(1) + '%' } })));
+  byId('views').hidden = true;
+  app.showingProgress = true;
+}
+
 function showError(e) {
   if (!(e instanceof LoadError)) console.error(e);
   showMessage('error', e instanceof LoadError ? e.message : 'internal error: ' + (e && e.stack || e));
@@ -83,29 +107,55 @@ function showError(e) {
   app.error = e instanceof LoadError ? e.message : String(e);
 }
 
-// Opens a profile file's bytes: checks it, fills the selector and shows the view in the hash.
-async function openBytes(bytes, name) {
-  try {
-    const { doc, timing } = await decodeProfileFile(bytes, name);
-    Object.assign(app.timing, timing);
-    app.doc = doc;
-    app.name = name;
-    app.models = [];
-    app.m = null;
-    app.error = null;
-    const sel = byId('profile-select');
-    sel.innerHTML = '';
-    doc.profiles.forEach((p, k) => sel.append(h('option', { value: k }, k + ': ' + p.name + ' (' + p.kind + ', ' + fmtInt(p.cycles) + ' cycles)')));
-    sel.hidden = doc.profiles.length < 2;
-    showMessage('', '');
-    byId('views').hidden = false;
-    applyHash();
-    app.timing.ready_ms = performance.now() - app.timing.start_ms;
-    return true;
-  } catch (e) {
-    showError(e);
-    return false;
-  }
+// Opens a profile file's bytes: the worker checks and indexes it while the page shows progress;
+// the view in the hash appears as soon as its profile's model arrives. Resolves true once the
+// shown profile is on screen (or false with the error shown); app.loaded settles when every
+// profile's model has arrived.
+function openBytes(bytes, name) {
+  if (app.load) app.load.cancel();
+  Object.assign(app, { doc: null, name, models: [], m: null, error: null });
+  showProgress(name, 'reading', 1);
+  let shown, resolveShown;
+  const onScreen = new Promise((resolve) => { resolveShown = resolve; });
+  const settle = (ok) => {
+    if (shown !== undefined) return;
+    shown = ok && app.load === load;  // a load replaced by a newer one never counts as shown
+    if (shown) app.timing.ready_ms = performance.now() - app.timing.start_ms;
+    resolveShown(shown);
+  };
+  const current = () => Math.max(0, parseInt(parseHash().profile, 10) || 0);
+  // `loader=page` in the hash loads on the page's thread, as a browser without workers does.
+  const load = app.load = loadProfileBytes(bytes, name, current(), parseHash().loader === 'page', {
+    progress: (msg) => { if (!app.doc || !app.models[current()]) showProgress(name, msg.stage, msg.fraction); },
+    file: (msg, where) => {
+      Object.assign(app.timing, msg.timing, { loaded_in: where });
+      app.doc = { profiles: msg.profiles };
+      const sel = byId('profile-select');
+      sel.innerHTML = '';
+      msg.profiles.forEach((p, k) => sel.append(h('option', { value: k }, k + ': ' + p.name + ' (' + p.kind + ', ' + fmtInt(p.cycles) + ' cycles)')));
+      sel.hidden = msg.profiles.length < 2;
+    },
+    model: (msg) => {
+      app.models[msg.pi] = msg.model;
+      app.timing.model_ms = (app.timing.model_ms || 0) + msg.model.buildMs;
+      if (!app.timing.model_steps) app.timing.model_steps = msg.model.buildSteps;
+      if (msg.pi === Math.min(current(), app.doc.profiles.length - 1)) { applyHash(); settle(true); }
+    },
+    'model-error': (msg) => {
+      app.models[msg.pi] = { error: msg.message };
+      if (msg.pi === Math.min(current(), app.doc.profiles.length - 1)) { applyHash(); settle(false); }
+    },
+    error: (msg) => {
+      if (msg.internal) console.error(msg.message);
+      showMessage('error', msg.message);
+      byId('views').hidden = true;
+      app.error = msg.message;
+      app.showingProgress = false;
+      settle(false);
+    },
+  });
+  app.loaded = load.done.then(() => settle(!app.error));
+  return onScreen;
 }
 
 function welcome() {
@@ -122,10 +172,10 @@ function welcome() {
 }
 
 async function openFileObject(file) {
-  showMessage('info', 'Opening ' + file.name + ' …');
-  app.timing.start_ms = performance.now();
-  const ok = await openBytes(new Uint8Array(await file.arrayBuffer()), file.name);
-  if (ok) setHash({ profile: null, pin: null, range: null, filter: null, t: null });
+  app.timing = { start_ms: performance.now() };
+  // A new file starts at its first profile, with nothing pinned or filtered.
+  setHash({ profile: null, pin: null, range: null, filter: null, t: null }, false, false);
+  await openBytes(new Uint8Array(await file.arrayBuffer()), file.name);
 }
 
 function setupChrome() {
@@ -162,6 +212,18 @@ function setupChrome() {
   });
 }
 
+// Measures how long the page's thread was busy at a stretch while a profile loads (the longest
+// gap between 20 ms timer ticks, in app.timing.max_stall_ms): the page must stay responsive.
+function watchStalls(until) {
+  let last = performance.now(), worst = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last - 20);
+    last = now;
+  }, 20);
+  until.then(() => { clearInterval(timer); app.timing.max_stall_ms = Math.round(worst); });
+}
+
 async function main() {
   setupChrome();
   let src = null;
@@ -170,11 +232,23 @@ async function main() {
   } catch (e) {
     showError(e);
   }
-  if (src) await openBytes(src.bytes, src.name);
-  else if (!app.error) welcome();
-  document.body.dataset.ready = app.doc ? 'profile' : (app.error ? 'error' : 'empty');
-  if ('selftest' in parseHash()) await runSelftest();
+  if (src) {
+    const shown = openBytes(src.bytes, src.name);
+    watchStalls(shown);
+    await shown;
+  } else if (!app.error) welcome();
+  document.body.dataset.ready = app.doc && !app.error ? 'profile' : (app.error ? 'error' : 'empty');
+  if ('selftest' in parseHash()) {
+    await app.loaded;
+    await runSelftest();
+  }
 }
 
-window.lens = { app, summary: (pi) => summaryOf(modelOf(pi || 0)), setHash };
-main().catch((e) => { showError(e); document.body.dataset.ready = 'error'; });
+if (typeof document === 'undefined') {
+  workerMain();
+} else {
+  // For the browser test: the app's state, the analysis it shares with `lens summary`, and the parser.
+  window.lens = { app, summary: (pi) => summaryOf(modelOf(pi || 0)), setHash,
+    parse: (text, name) => parseProfileJson(new TextEncoder().encode(text), name || 'test.json') };
+  main().catch((e) => { showError(e); document.body.dataset.ready = 'error'; });
+}

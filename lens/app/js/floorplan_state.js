@@ -34,7 +34,7 @@ function machineAt(m, t) {
   const runName = (u) => (units[u] && units[u].running.length ? m.names[m.nameId[units[u].running[0]]] : '');
   const mm = runName(MXU) === 'MM', ld = runName(DMA) === 'LD', st = runName(DMA) === 'ST';
   const qact = runName(QUANT) === 'QACT', qst = runName(QUANT) === 'QST', vop = units[VPU] && units[VPU].running.length > 0;
-  const mmShapeNow = mm ? mmShape(m.detail[units[MXU].running[0]]) : null;
+  const mmShapeNow = mm ? mmShape(detailOf(m, units[MXU].running[0])) : null;
   const paths = {
     'p-dram-b': mm || ld || st, 'p-dram-a': mm || qst, 'p-b-dma': ld || st, 'p-b-fifo': mm, 'p-fifo-mxu': mm,
     'p-a-mxu': mm, 'p-act-mxu': mm, 'p-mxu-tmem': mm, 'p-dma-tmem': ld || st, 'p-tmem-q': qact || qst,
@@ -64,7 +64,7 @@ const kPathInfo = {
 // Title, description, state and card rows of element `key` in machine state `s`.
 function elementInfo(m, s, key) {
   const st = (state) => ['state', kStates[state].label];
-  const instr = (i) => (i >= 0 ? ['instruction', '#' + fmtInt(m.idx[i]) + ' ' + m.names[m.nameId[i]] + ' ' + m.detail[i]] : ['instruction', 'none']);
+  const instr = (i) => (i >= 0 ? ['instruction', '#' + fmtInt(m.idx[i]) + ' ' + m.names[m.nameId[i]] + ' ' + detailOf(m, i)] : ['instruction', 'none']);
   const win = ['window', s.w >= 0 ? s.w + ' (cycles ' + fmtInt(m.windows.ws[s.w]) + '–' + fmtInt(m.windows.we[s.w] - 1) + ')' : 'none'];
   const unitEl = (u, title, desc, extra) => {
     const us = s.units[u] || { state: 'idle', i: -1, running: [] };

@@ -9,15 +9,15 @@ function embeddedBytes() {
   const tag = byId('lens-data');
   const text = tag ? tag.textContent.trim() : '';
   if (!text || text.startsWith('<!' + '--')) return null;  // the unreplaced marker
-  let bin;
   try {
-    bin = atob(text);
+    if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(text);
+    const bin = atob(text);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; ++i) bytes[i] = bin.charCodeAt(i);
+    return bytes;
   } catch (e) {
     throw new LoadError('embedded profile: the page\'s base64 data is damaged (' + e.message + ')');
   }
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; ++i) bytes[i] = bin.charCodeAt(i);
-  return bytes;
 }
 
 // The first profile source available at start-up: {bytes, name}, or null when there is none.
@@ -41,33 +41,49 @@ async function initialSource() {
 
 function isGzip(bytes) { return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b; }
 
-async function gunzip(bytes, name) {
+// Inflates gzip bytes with the browser's DecompressionStream into one buffer sized from the gzip
+// trailer (ISIZE, the length mod 2^32), grown if the data is longer; onProgress(fraction).
+async function gunzip(bytes, name, onProgress) {
   if (typeof DecompressionStream === 'undefined') {
     throw new LoadError(name + ': this browser cannot inflate gzip (no DecompressionStream); ' +
                         'use a current Chromium or Firefox, or open the plain JSON (zcat FILE > FILE.json)');
   }
+  const n = bytes.length;
+  const isize = n >= 18 ? (bytes[n - 4] | bytes[n - 3] << 8 | bytes[n - 2] << 16 | bytes[n - 1] << 24) >>> 0 : 0;
+  // A damaged trailer must not ask for gigabytes: DEFLATE expands at most about 1032 times.
+  let out = new Uint8Array(isize && isize <= 1032 * n ? Math.min(isize, 1 << 30) : 4 * n + (1 << 16));
+  let used = 0;
   try {
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
+    const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+    for (let chunks = 1; ; ++chunks) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (used + value.length > out.length) {
+        const bigger = new Uint8Array(Math.max(2 * out.length, used + value.length));
+        bigger.set(out.subarray(0, used));
+        out = bigger;
+      }
+      out.set(value, used);
+      used += value.length;
+      if (onProgress && chunks % 64 === 0 && isize) onProgress(Math.min(1, used / isize));
+    }
   } catch (e) {
     throw new LoadError(name + ': corrupt or truncated gzip data (' + e.message + ')');
   }
+  return out.subarray(0, used);
 }
 
-// Parses and checks a profile file's bytes (gzip or plain JSON). Throws LoadError.
-async function decodeProfileFile(bytes, name) {
+// Inflates (if gzip), parses and checks a profile file's bytes. Throws LoadError.
+// progress(stage, fraction) reports the stages 'inflating' and 'parsing'.
+async function decodeProfileFile(bytes, name, progress) {
   const t0 = performance.now();
-  const raw = isGzip(bytes) ? await gunzip(bytes, name) : bytes;
+  const raw = isGzip(bytes) ? await gunzip(bytes, name, (f) => progress('inflating', f)) : bytes;
   const t1 = performance.now();
-  let doc;
-  try {
-    doc = JSON.parse(new TextDecoder().decode(raw));
-  } catch (e) {
-    throw new LoadError(name + ': invalid JSON: ' + e.message);
-  }
+  progress('parsing', 0);
+  const doc = parseProfileJson(raw, name, (f) => progress('parsing', f));
   const t2 = performance.now();
   checkFile(doc, name);
-  return { doc, name, timing: { inflate_ms: t1 - t0, parse_ms: t2 - t1, bytes: bytes.length, json_bytes: raw.length } };
+  return { doc, timing: { inflate_ms: t1 - t0, parse_ms: t2 - t1, bytes: bytes.length, json_bytes: raw.length } };
 }
 
 const kKinds = ['rtl', 'isa', 'board', 'hw'];
@@ -89,8 +105,12 @@ function checkFile(doc, name) {
     if (!kKinds.includes(p.kind)) fail(at + '.kind: expected one of ' + kKinds.join(', ') + ', got ' + JSON.stringify(p.kind));
     if (typeof p.name !== 'string') fail(at + '.name: expected a string');
     if (!Number.isFinite(p.cycles) || p.cycles < 0) fail(at + '.cycles: expected a non-negative integer');
-    for (const key of ['instrs', 'slices', 'sources', 'notes', 'programs', 'units', 'mxu_gaps']) {
+    for (const key of ['slices', 'sources', 'notes', 'programs', 'units', 'mxu_gaps']) {
       if (p[key] !== undefined && !Array.isArray(p[key])) fail(at + '.' + key + ': expected an array');
+    }
+    // parse.js turns an `instrs` array into columns; anything else is not an array.
+    if (p.instrs !== undefined && !(p.instrs instanceof Object && p.instrs.nameId instanceof Uint16Array)) {
+      fail(at + '.instrs: expected an array');
     }
   });
 }

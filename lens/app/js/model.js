@@ -5,106 +5,128 @@
 const kMaxLanes = 8;  // overlapping instructions of one unit stack in at most this many rows
 const kDensityBins = 32768;  // resolution of the precomputed busy curves (zoomed-out timeline)
 
-const kNumericColumns = [0, 1, 2, 6, 7, 8, 9, 10, 13, 14, 15];  // of an instrs row
-
 function num(v, dflt) { return typeof v === 'number' && Number.isFinite(v) ? v : dflt; }
 
-// Builds the model of profile `pi` of a checked file. Throws LoadError on a malformed row.
+// Builds the model of profile `pi` of a checked file (its `instrs` already columns, parse.js).
+// Plain data and typed arrays only, so that a worker can hand it to the page. Throws LoadError
+// on a row whose unit or source is out of range.
 function buildModel(doc, pi) {
   const t0 = performance.now();
   const p = doc.profiles[pi];
   const cfg = Object.assign({}, kDefaultConfig, p.config || {});
+  const units = Array.isArray(p.units) && p.units.length ? p.units.map(String) : kDefaultUnits.slice();
+  const unitId = (name, dflt) => { const i = units.indexOf(name); return i >= 0 ? i : dflt; };
   const m = {
     index: pi, name: p.name, kind: p.kind, cycles: Math.max(0, Math.round(p.cycles)),
-    clock: num(p.clock_mhz, 100) || 100, cfg,
-    units: Array.isArray(p.units) && p.units.length ? p.units.map(String) : kDefaultUnits.slice(),
+    clock: num(p.clock_mhz, 100) || 100, cfg, units,
     sources: (p.sources || []).map((s) => Object.assign({ file: '?', line: 0, func: '', text: '' }, s)),
     notes: (p.notes || []).filter((x) => x && typeof x === 'object'),
     macs: num(p.macs, 0), bytes: num(p.bytes, 0),
     peakMacs: num(p.peak_macs, 0) || cfg.D * cfg.MCOLS, peakBytes: num(p.peak_bytes, 0) || cfg.D,
     roofline: { bound: num(p.roofline && p.roofline.bound, 0), efficiency: num(p.roofline && p.roofline.efficiency, 0) },
     board: p.board || null, hwtrace: p.hwtrace || null, mxuGaps: p.mxu_gaps || [],
-    programs: p.programs || [], raw: p,
+    programs: p.programs || [],
+    U: { DMA: unitId('DMA', 0), MXU: unitId('MXU', 1), QUANT: unitId('QUANT', 2), VPU: unitId('VPU', 3) },
   };
   const slice0 = (p.slices && p.slices[0]) || {};
   m.ports = Object.assign({ bmxu: 0, bdma: 0, amxu: 0, aq: 0, c: m.cycles }, slice0.ports || {});
   m.lose = m.units.map((_, u) => num(slice0.lose && slice0.lose[u], 0));
-  m.unitId = (name, dflt) => { const i = m.units.indexOf(name); return i >= 0 ? i : dflt; };
-  m.U = { DMA: m.unitId('DMA', 0), MXU: m.unitId('MXU', 1), QUANT: m.unitId('QUANT', 2), VPU: m.unitId('VPU', 3) };
-  buildColumns(m, p.instrs || [], pi);
+  const timing = {};
+  const step = (key, f) => { const t = performance.now(); f(); timing[key] = Math.round(performance.now() - t); };
+  step('columns', () => adoptColumns(m, p.instrs || emptyInstrColumns(), pi));
   m.busy = m.units.map((_, u) => num(slice0.busy && slice0.busy[u], NaN));
-  buildLanes(m);
-  buildSlots(m);
-  buildWindows(m, slice0.buckets);
+  let unions;
+  step('lanes', () => { unions = buildLanes(m); });
+  step('slots', () => buildSlots(m));
+  step('windows', () => buildWindows(m, slice0.buckets, unions));
   m.busy = m.busy.map((b, u) => (Number.isFinite(b) ? b : m.unitBusyTotal[u]));
-  buildAttribution(m);
-  buildAggregates(m);
+  step('attribution', () => buildAttribution(m));
+  step('aggregates', () => buildAggregates(m));
   m.buildMs = performance.now() - t0;
+  m.buildSteps = timing;
   return m;
 }
 
-function buildColumns(m, rows, pi) {
-  const n = rows.length;
+function emptyInstrColumns() {
+  const z = new Float64Array(0), out = { n: 0, nameId: new Uint16Array(0), names: [], detailId: new Uint32Array(0), details: [], counterKeys: [], counters: [] };
+  for (const key of Object.values(kRowNumbers)) out[key] = z;
+  return out;
+}
+
+// Takes the parser's columns, checks units and sources against the profile's lists, and derives
+// the effective times used for drawing.
+function adoptColumns(m, I, pi) {
+  const n = I.n, nu = m.units.length, ns = m.sources.length;
   m.n = n;
-  m.slice = new Int16Array(n); m.idx = new Float64Array(n); m.pc = new Int32Array(n);
-  m.unit = new Uint8Array(n); m.nameId = new Uint16Array(n); m.names = []; m.detail = new Array(n);
-  m.dispatch = new Float64Array(n); m.ready = new Float64Array(n); m.release = new Float64Array(n);
-  m.start = new Float64Array(n); m.end = new Float64Array(n); m.source = new Int32Array(n);
-  m.work = new Float64Array(n); m.portB = new Float64Array(n); m.portA = new Float64Array(n);
-  // Effective times for drawing: an event that did not happen (-1) takes the next one that did,
-  // and an instruction still running when a cut trace ends runs to the end of the profile.
-  m.ds = new Float64Array(n); m.rs = new Float64Array(n); m.s = new Float64Array(n); m.e = new Float64Array(n);
-  m.counters = new Map();
-  const names = new Map();
-  const nu = m.units.length, ns = m.sources.length;
+  m.slice = I.slice; m.idx = I.idx; m.pc = I.pc;
+  m.nameId = I.nameId; m.names = I.names; m.detailId = I.detailId; m.details = I.details;
+  m.dispatch = I.dispatch; m.ready = I.ready; m.release = I.release; m.start = I.start; m.end = I.end;
+  m.work = I.work; m.portB = I.portB; m.portA = I.portA;
+  m.counterKeys = I.counterKeys; m.counterCols = I.counters;
+  m.unit = new Uint8Array(n); m.source = new Int32Array(n);
   const bad = (i, msg) => { throw new LoadError('profiles[' + pi + '].instrs[' + i + ']: ' + msg); };
+  // Effective times: an event that did not happen (-1) takes the next one that did, and an
+  // instruction still running when a cut trace ends runs to the end of the profile.
+  const ds = m.ds = new Float64Array(n), rs = m.rs = new Float64Array(n), s = m.s = new Float64Array(n), e = m.e = new Float64Array(n);
   let idxIsRow = true;
   for (let i = 0; i < n; ++i) {
-    const r = rows[i];
-    if (!Array.isArray(r)) bad(i, 'expected an array of 16 columns');
-    if (r.length !== 16) bad(i, 'expected 16 columns, got ' + r.length);
-    const unit = r[3], src = r[11];
+    const unit = I.unit[i], src = I.source[i];
     if (!Number.isInteger(unit) || unit < 0 || unit >= nu) bad(i, 'unit ' + JSON.stringify(unit) + ' is not one of the ' + nu + ' units');
     if (!Number.isInteger(src) || src < -1 || src >= ns) bad(i, 'source ' + JSON.stringify(src) + ' is not one of the ' + ns + ' sources');
-    if (typeof r[4] !== 'string') bad(i, 'name: expected a string');
-    for (let q = 0; q < kNumericColumns.length; ++q) {
-      const c = kNumericColumns[q];
-      if (typeof r[c] !== 'number' || !Number.isFinite(r[c])) bad(i, 'column ' + c + ': expected a number, got ' + JSON.stringify(r[c]));
-    }
-    let id = names.get(r[4]);
-    if (id === undefined) { id = m.names.length; names.set(r[4], id); m.names.push(r[4]); }
-    m.slice[i] = r[0]; m.idx[i] = r[1]; m.pc[i] = r[2]; m.unit[i] = unit; m.nameId[i] = id;
-    m.detail[i] = typeof r[5] === 'string' ? r[5] : '';
-    m.dispatch[i] = r[6]; m.ready[i] = r[7]; m.release[i] = r[8]; m.start[i] = r[9]; m.end[i] = r[10];
-    m.source[i] = src; m.work[i] = r[13]; m.portB[i] = r[14]; m.portA[i] = r[15];
-    if (r[12] && typeof r[12] === 'object' && Object.keys(r[12]).length) m.counters.set(i, r[12]);
-    const s = r[9] >= 0 ? r[9] : m.cycles;
-    const rd = r[7] >= 0 ? Math.min(r[7], s) : s;
-    m.s[i] = s; m.rs[i] = rd; m.ds[i] = r[6] >= 0 ? Math.min(r[6], rd) : rd;
-    m.e[i] = r[10] >= 0 ? Math.max(r[10], s) : Math.max(m.cycles, s);
-    if (r[1] !== i) idxIsRow = false;
+    m.unit[i] = unit; m.source[i] = src;
+    const st = I.start[i] >= 0 ? I.start[i] : m.cycles;
+    const rd = I.ready[i] >= 0 ? Math.min(I.ready[i], st) : st;
+    s[i] = st; rs[i] = rd; ds[i] = I.dispatch[i] >= 0 ? Math.min(I.dispatch[i], rd) : rd;
+    e[i] = I.end[i] >= 0 ? Math.max(I.end[i], st) : Math.max(m.cycles, st);
+    if (I.idx[i] !== i) idxIsRow = false;
   }
   // `pin` in the URL names an instruction by its idx; rows written by lens have idx = row.
-  m.rowOfIdx = idxIsRow ? null : new Map(Array.from(m.idx, (v, i) => [v, i]));
-  m.row = (idx) => (m.rowOfIdx ? m.rowOfIdx.get(idx) : (idx >= 0 && idx < n ? idx : undefined));
+  // Otherwise rows sorted by idx, for rowOf's binary search.
+  m.rowsByIdx = idxIsRow ? null : sortIndices(iota(n), (i) => m.idx[i]);
+  m.idxSorted = idxIsRow ? null : Float64Array.from(m.rowsByIdx, (i) => m.idx[i]);
+}
+
+// The row of the instruction with index `idx`, or undefined.
+function rowOf(m, idx) {
+  if (!m.rowsByIdx) return Number.isInteger(idx) && idx >= 0 && idx < m.n ? idx : undefined;
+  const j = lowerBound(m.idxSorted, idx);
+  return j < m.n && m.idxSorted[j] === idx ? m.rowsByIdx[j] : undefined;
+}
+
+function detailOf(m, i) { return m.details[m.detailId[i]]; }
+
+// [[counter, value], …] of the unit counters instruction i carries (SPEC 6 column 12).
+function countersOf(m, i) {
+  const out = [];
+  for (let k = 0; k < m.counterKeys.length; ++k) {
+    const v = m.counterCols[k][i];
+    if (!Number.isNaN(v)) out.push([m.counterKeys[k], v]);
+  }
+  return out;
 }
 
 // Per unit, instructions stacked into lanes (no overlap within a lane), each lane sorted by start,
-// with its precomputed busy curve for drawing when zoomed out.
+// with its precomputed busy curve for drawing when zoomed out. Also every instruction by start
+// (byStart, startsSorted). Returns each unit's busy intervals (unionBusy) for buildWindows.
 function buildLanes(m) {
   const n = m.n, nu = m.units.length;
+  m.byStart = sortIndices(iota(n), (i) => m.s[i]);
+  m.startsSorted = new Float64Array(n);
+  for (let j = 0; j < n; ++j) m.startsSorted[j] = m.s[m.byStart[j]];
+  // Each unit's instructions in start order: byStart filtered, so ties stay in row order.
   const counts = new Int32Array(nu);
   for (let i = 0; i < n; ++i) counts[m.unit[i]]++;
-  const lists = Array.from(counts, (c) => new Uint32Array(c));
+  const orders = Array.from(counts, (c) => new Uint32Array(c));
   const fill = new Int32Array(nu);
-  for (let i = 0; i < n; ++i) lists[m.unit[i]][fill[m.unit[i]]++] = i;
+  for (let j = 0; j < n; ++j) { const i = m.byStart[j], u = m.unit[i]; orders[u][fill[u]++] = i; }
   m.lane = new Uint8Array(n);
   m.lanes = [];
   m.unitBusyTotal = new Float64Array(nu);
   const bins = Math.max(1, Math.min(kDensityBins, m.cycles));
   m.binCycles = Math.max(1, m.cycles) / bins;
+  const unions = [];
   for (let u = 0; u < nu; ++u) {
-    const order = sortIndices(lists[u], (i) => m.s[i]);
+    const order = orders[u];
     const ends = [], members = [];
     for (const i of order) {
       let k = -1;
@@ -116,8 +138,10 @@ function buildLanes(m) {
       m.lane[i] = k;
     }
     m.lanes.push(members.map((list) => makeLane(m, Int32Array.from(list), bins)));
-    m.unitBusyTotal[u] = unionBusy(m, order).total;
+    unions.push(unionBusy(m, order));
+    m.unitBusyTotal[u] = unions[u].total;
   }
+  return unions;
 }
 
 function makeLane(m, idx, bins) {
@@ -176,14 +200,15 @@ function unionBusy(m, order) {
 function buildSlots(m) {
   const win = Math.max(1, Math.min(64, m.cfg.WIN | 0 || 16));
   m.win = win;
-  const order = sortIndices(new Uint32Array(m.n).map((_, i) => i), (i) => m.ds[i]);
+  const order = sortIndices(iota(m.n), (i) => m.ds[i]);
   const slotEnd = new Float64Array(win).fill(-Infinity);
   const members = Array.from({ length: win }, () => []);
   m.slot = new Uint8Array(m.n);
   m.slotOverflow = 0;
   for (const i of order) {
     let k = -1;
-    for (let q = 0; q < win; ++q) if (slotEnd[q] <= m.ds[i]) { k = q; break; }
+    const d = m.ds[i];
+    for (let q = 0; q < win; ++q) if (slotEnd[q] <= d) { k = q; break; }
     if (k < 0) { k = slotEnd.indexOf(Math.min(...slotEnd)); m.slotOverflow++; }
     slotEnd[k] = Math.max(slotEnd[k], m.e[i]);
     members[k].push(i);
@@ -195,8 +220,6 @@ function buildSlots(m) {
     for (let j = 0; j < k; ++j) { sd[j] = m.ds[idx[j]]; se[j] = j ? Math.max(se[j - 1], m.e[idx[j]]) : m.e[idx[j]]; }
     return { idx, sd, se };
   });
-  m.byStart = sortIndices(new Uint32Array(m.n).map((_, i) => i), (i) => m.s[i]);
-  m.startsSorted = Float64Array.from(m.byStart, (i) => m.s[i]);
 }
 
 // Instructions of unit u running at cycle t (one per lane at most).

@@ -124,7 +124,7 @@ function rooflineChart(m) {
   parts.push(`<text x="${X(mid)}" y="${Y(bw * mid) - 8}" text-anchor="middle" font-size="11.5" fill="#D55E00" transform="rotate(-${Math.atan2(Y(bw * x0) - Y(bw * xr), X(xr) - X(x0)) * 180 / Math.PI} ${X(mid)} ${Y(bw * mid) - 8})">port B: ${bw} B/cycle</text>`);
   for (const p of pts) {
     const x = X(p.oi), y = Y(p.y);
-    parts.push(`<circle cx="${x}" cy="${y}" r="${p.r}" fill="${p.color}" stroke="#fff" stroke-width="1.5"><title>${esc(p.label)}: ${fmtNum(p.oi)} MACs/B, ${fmtNum(p.y)} MACs/cycle</title></circle>`);
+    parts.push(`<circle data-point="${esc(p.label)}" cx="${x}" cy="${y}" r="${p.r}" fill="${p.color}" stroke="#fff" stroke-width="1.5"><title>${esc(p.label)}: ${fmtNum(p.oi)} MACs/B, ${fmtNum(p.y)} MACs/cycle</title></circle>`);
     // The run's label goes below-left, classes' above-right, so the two rarely collide.
     const run = p.label === 'run';
     parts.push(`<text x="${run ? x - 9 : x + 8}" y="${run ? y + 16 : y - 7}" text-anchor="${run ? 'end' : 'start'}" font-size="12" font-weight="${run ? 700 : 400}" fill="#1d2330">${esc(p.label)}</text>`);

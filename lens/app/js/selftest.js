@@ -84,6 +84,14 @@ async function selftestOverview(m, at, check, pi) {
   const rows = byId('class-table').querySelectorAll('tr').length - 1;
   check(rows === m.names.length, at + ' overview', 'class table has ' + rows + ' rows for ' + m.names.length + ' classes');
   check(!!byId('roofline').querySelector('svg polyline'), at + ' overview', 'roofline chart has no ceilings');
+  // The run and every class that does MACs (and moves DRAM bytes) are points; the rest are named.
+  const plotted = new Set(Array.from(byId('roofline').querySelectorAll('circle[data-point]'), (c) => c.dataset.point));
+  check(plotted.has('run') === (m.macs > 0 && m.bytes > 0), at + ' overview', 'roofline: the run is ' + (plotted.has('run') ? '' : 'not ') + 'a point');
+  for (const c of m.classes) {
+    const onChart = c.macs > 0 && c.portB * m.cfg.D + c.portA * 4 > 0 && c.busy > 0;
+    check(plotted.has(c.name) === onChart, at + ' overview', 'roofline: class ' + c.name + (onChart ? ' is not a point' : ' is a point without MACs'));
+    if (!onChart) check(byId('roofline').textContent.includes(c.name), at + ' overview', 'roofline: class ' + c.name + ' is neither plotted nor listed');
+  }
   await show({ view: 'cycles' });
   check(byId('cycles-table').querySelectorAll('tr').length === kCauses.length + 2, at + ' cycles', 'cause table rows');
   check(byId('cycles-canvas').width > 0, at + ' cycles', 'no chart');
@@ -106,7 +114,9 @@ async function selftestTimeline(m, at, check, pi) {
     check(T.v0 <= m.s[i] && m.e[i] <= T.v1 + 1, where, 'pinned #' + m.idx[i] + ' is not in view');
     const row = T.rows.find((r) => r.type === 'lane' && r.u === m.unit[i] && r.k === m.lane[i]);
     if (!check(row, where, 'no lane row for #' + m.idx[i])) continue;
-    const x = T.X((m.s[i] + m.e[i]) / 2), y = row.y + 10;
+    // Mouse events carry whole pixels: zoom so the bar is wide enough to hit at one.
+    T.setRange(m.s[i] - 4, m.e[i] + 4, true);
+    const x = Math.round(T.X((m.s[i] + m.e[i]) / 2)), y = row.y + 10;
     mouse(T.canvas, 'mousemove', rect().left + x, rect().top + y);
     const card = hoverCard.text();
     check(T.instrAt(x, y) === i, where, 'hit test at #' + m.idx[i] + ' found ' + T.instrAt(x, y));
@@ -126,6 +136,12 @@ async function selftestTimeline(m, at, check, pi) {
   T.canvas.dispatchEvent(new WheelEvent('wheel', { deltaY: -400, clientX: rect().left + T.L + 50, clientY: rect().top + 40, bubbles: true, cancelable: true }));
   check(T.v1 - T.v0 < full, where, 'wheel did not zoom in');
   T.drawNow();  // zoomed in: the per-instruction drawing path
+  // Dragging left by 100 px moves the view later by as many cycles.
+  const v0 = T.v0, cpp = (T.v1 - T.v0) / T.plotW();
+  mouse(T.canvas, 'mousedown', rect().left + T.L + 200, rect().top + 40);
+  mouse(document, 'mousemove', rect().left + T.L + 100, rect().top + 40);
+  mouse(document, 'mouseup', rect().left + T.L + 100, rect().top + 40);
+  check(Math.abs(T.v0 - (v0 + 100 * cpp)) < 1e-6 * Math.max(1, m.cycles) || m.cycles < 16, where, 'drag moved the view from ' + v0 + ' to ' + T.v0 + ', not by ' + 100 * cpp);
   mouse(T.canvas, 'dblclick', rect().left + 200, rect().top + 40);
   check(Math.abs(T.v1 - T.v0 - full) < 1e-6, where, 'double-click did not reset the zoom');
   await nextFrame();
@@ -163,6 +179,11 @@ async function selftestFloorplan(m, at, check, pi) {
     check(mxuBusy === ['busy', 'dram', 'arb'].includes(F.state.units[m.U.MXU].state), where + ' t=' + t, 'MXU state disagrees with its instructions');
     textOk(F.el, where + ' t=' + t, check);
   }
+  // The scrubber moves the cycle.
+  const mid = Math.floor(m.cycles / 2);
+  F.scrub.value = mid;
+  F.scrub.dispatchEvent(new Event('input'));
+  check(F.t === Math.max(0, Math.min(m.cycles - 1, mid)), where, 'the scrubber set cycle ' + F.t + ', not ' + mid);
   // Controls: step in instruction mode, then play a few frames.
   F.mode.value = 'instrs'; F.fillSpeeds();
   F.setT(0);

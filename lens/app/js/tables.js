@@ -108,7 +108,7 @@ const InstructionsView = {
         { label: 'pc', width: 56, right: true, text: (i) => m.pc[i], key: (i) => m.pc[i] },
         { label: 'unit', width: 64, text: (i) => m.units[m.unit[i]], key: (i) => m.unit[i] },
         { label: 'name', width: 100, mono: true, text: (i) => m.names[m.nameId[i]], key: nameRank(m) },
-        { label: 'detail', width: 240, flex: true, mono: true, text: (i) => m.detail[i] },
+        { label: 'detail', width: 240, flex: true, mono: true, text: (i) => detailOf(m, i) },
         { label: 'dispatch', width: 86, right: true, text: t(m.dispatch), key: (i) => m.dispatch[i] },
         { label: 'start', width: 86, right: true, text: t(m.start), key: (i) => m.start[i] },
         { label: 'end', width: 86, right: true, text: t(m.end), key: (i) => m.end[i] },
@@ -126,7 +126,7 @@ const InstructionsView = {
     const want = params.filter || '';  // the hash holds the filter (applyFilter writes it)
     if (want !== this.filter.value) { this.filter.value = want; this.applyFilter(true); }
     this.table.setHeight(Math.max(240, window.innerHeight - this.host.getBoundingClientRect().top - 24));
-    const pin = params.pin !== undefined ? m.row(+params.pin) : undefined;
+    const pin = params.pin !== undefined ? rowOf(m, +params.pin) : undefined;
     this.table.selected = pin === undefined ? -1 : pin;
     if (pin !== undefined && pin !== this.lastPin) {
       const r = this.table.rows.indexOf(pin);
@@ -168,7 +168,8 @@ function filterInstrs(m, text) {
     if (term === 'slow') return (i) => m.e[i] - m.s[i] > m.work[i];
     const low = term.toLowerCase();
     const nameHit = new Uint8Array(m.names.length).map((_, k) => (m.names[k].toLowerCase().includes(low) ? 1 : 0));
-    return (i) => nameHit[m.nameId[i]] === 1 || m.detail[i].toLowerCase().includes(low);
+    const detailHit = new Uint8Array(m.details.length).map((_, k) => (m.details[k].toLowerCase().includes(low) ? 1 : 0));
+    return (i) => nameHit[m.nameId[i]] === 1 || detailHit[m.detailId[i]] === 1;
   });
   if (!tests.length) return new Uint32Array(m.n).map((_, i) => i);
   const out = new Uint32Array(m.n);

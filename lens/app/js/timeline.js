@@ -23,11 +23,11 @@ function instrCard(m, i) {
   const busy = m.e[i] - m.s[i];
   rows.push(['busy', fmtInt(busy) + ' cycles, nominal ' + fmtInt(m.work[i]) + (m.work[i] > 0 ? ' (' + fmtPct(busy / m.work[i], 0) + ')' : '')]);
   rows.push(['DRAM', fmtInt(m.portB[i]) + ' port-B chunks, ' + fmtInt(m.portA[i]) + ' port-A words']);
-  const c = m.counters.get(i);
-  if (c) rows.push(['counters', Object.entries(c).map(([k, v]) => k + ' ' + fmtInt(v)).join(', ')]);
+  const c = countersOf(m, i);
+  if (c.length) rows.push(['counters', c.map(([k, v]) => k + ' ' + fmtInt(v)).join(', ')]);
   const src = m.sources[m.source[i]];
   if (src) rows.push(['source', src.file + ':' + src.line + (src.func ? ' (' + src.func + ')' : '')], ['', String(src.text).trim()]);
-  return { title: '#' + fmtInt(m.idx[i]) + '  pc ' + m.pc[i] + '  ' + m.names[m.nameId[i]], desc: m.detail[i], rows };
+  return { title: '#' + fmtInt(m.idx[i]) + '  pc ' + m.pc[i] + '  ' + m.names[m.nameId[i]], desc: detailOf(m, i), rows };
 }
 
 const TimelineView = {
@@ -88,7 +88,7 @@ const TimelineView = {
     }
     const range = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(params.range || '');
     if (range && (+range[1] !== Math.round(this.v0) || +range[2] !== Math.round(this.v1))) this.setRange(+range[1], +range[2], true);
-    this.pin = params.pin !== undefined ? m.row(+params.pin) : undefined;
+    this.pin = params.pin !== undefined ? rowOf(m, +params.pin) : undefined;
     if (this.pin !== this.lastPin) {
       this.lastPin = this.pin;
       const i = this.pin;
@@ -206,7 +206,7 @@ const TimelineView = {
       if (w > 3) { ctx.fillStyle = 'rgba(255,255,255,.55)'; ctx.fillRect(xe - 1, y + 3, 1, r.h - 9); }
       if (w > 34) {
         ctx.fillStyle = r.u === 1 || r.u === 4 ? '#1d2330' : '#fff'; ctx.textAlign = 'left'; ctx.font = '11px system-ui, sans-serif';
-        const label = m.names[m.nameId[i]] + (w > 120 ? '  ' + m.detail[i] : '');
+        const label = m.names[m.nameId[i]] + (w > 120 ? '  ' + detailOf(m, i) : '');
         ctx.save(); ctx.beginPath(); ctx.rect(xs, y, w - 2, r.h); ctx.clip();
         ctx.fillText(label, xs + 4, y + 14);
         ctx.restore();

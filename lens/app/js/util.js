@@ -43,9 +43,13 @@ function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
 
+// One formatter for every number: toLocaleString builds a new one at each call, which made
+// painting tables and cards slow.
+const kIntFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
 function fmtInt(n) {
   if (!Number.isFinite(n)) return '–';
-  return Math.round(n).toLocaleString('en-US');
+  return kIntFormat.format(Math.round(n));
 }
 
 function fmtPct(x, digits = 1) {
@@ -96,9 +100,23 @@ function upperBound(a, x, lo = 0, hi = a.length) {
   return lo;
 }
 
-// Indices 0..n-1 ordered by key[i] (ties by index), using one native numeric sort of packed keys.
+// 0, 1, …, n-1.
+function iota(n) {
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; ++i) out[i] = i;
+  return out;
+}
+
+// `indices` ordered by keyOf(index) (ties keep their order), using one native numeric sort of
+// packed keys; indices already in order come back as they are.
 function sortIndices(indices, keyOf, descending = false) {
   const n = indices.length;
+  let inOrder = true;
+  for (let j = 1; j < n && inOrder; ++j) {
+    const a = keyOf(indices[j - 1]), b = keyOf(indices[j]);
+    if (descending ? a < b : a > b) inOrder = false;
+  }
+  if (inOrder) return indices;
   const packed = new Float64Array(n);
   let min = Infinity, max = -Infinity, integral = true;
   for (let j = 0; j < n; ++j) {

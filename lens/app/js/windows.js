@@ -21,18 +21,21 @@ const kCauses = [
 ];
 
 // Windows from the buckets; without buckets (another writer, a board profile), 64-cycle windows
-// rebuilt from the instructions.
-function buildWindows(m, buckets) {
+// rebuilt from the instructions. `unions`: each unit's busy intervals (buildLanes).
+function buildWindows(m, buckets, unions) {
   const W = { col: {}, synthesized: false };
-  const ok = buckets && Array.isArray(buckets.c) && buckets.c.length > 0;
+  // Bucket columns are Float64Arrays from parse.js, or arrays where a column held something else.
+  const isList = (a) => Array.isArray(a) || a instanceof Float64Array;
+  const ok = buckets && isList(buckets.c) && buckets.c.length > 0;
   let nw;
   if (ok) {
     nw = buckets.c.length;
     for (const k of kBucketColumns) {
       const a = buckets[k];
-      W.col[k] = Array.isArray(a) && a.length === nw ? Float64Array.from(a, (v) => num(v, 0)) : new Float64Array(nw);
+      const col = W.col[k] = new Float64Array(nw);
+      if (isList(a) && a.length === nw) for (let w = 0; w < nw; ++w) col[w] = num(a[w], 0);
     }
-    if (!Array.isArray(buckets.n) || buckets.n.length !== nw) {
+    if (!isList(buckets.n) || buckets.n.length !== nw) {
       for (let w = 0; w < nw; ++w) W.col.n[w] = W.col.c[w] + 1 - (w ? W.col.c[w - 1] + 1 : 0);
     }
   } else {
@@ -50,12 +53,7 @@ function buildWindows(m, buckets) {
   for (let w = 0; w < nw; ++w) { W.we[w] = W.col.c[w] + 1; W.ws[w] = W.we[w] - W.col.n[w]; }
   m.windows = W;
   // Union busy cycles of every unit in every window.
-  const orders = m.units.map(() => []);
-  for (const i of m.byStart) orders[m.unit[i]].push(i);
-  W.busy = orders.map((order) => {
-    const un = unionBusy(m, order);
-    return spread(W, un.starts, un.ends, null);
-  });
+  W.busy = unions.map((un) => spread(W, un.starts, un.ends, null));
   if (W.synthesized) {
     const { DMA, MXU, QUANT } = m.U;
     const per = (u, col) => {
@@ -75,13 +73,17 @@ function buildWindows(m, buckets) {
 }
 
 // Spreads intervals [st, en) over the windows: their overlap in cycles, or `amt` spread evenly.
+// Intervals in start order search for their first window from the previous one's.
 function spread(W, st, en, amt) {
   const out = new Float64Array(W.n);
+  let w0 = 0, lastStart = -Infinity;
   for (let j = 0; j < st.length; ++j) {
     const a = st[j], b = en[j];
     if (b <= a) continue;
+    w0 = upperBound(W.we, a, a < lastStart ? 0 : w0);
+    lastStart = a;
     const rate = amt ? amt[j] / (b - a) : 1;
-    for (let w = Math.max(0, upperBound(W.we, a)); w < W.n && W.ws[w] < b; ++w) {
+    for (let w = w0; w < W.n && W.ws[w] < b; ++w) {
       const ov = Math.min(b, W.we[w]) - Math.max(a, W.ws[w]);
       if (ov > 0) out[w] += ov * rate;
     }
@@ -104,35 +106,42 @@ function windowAt(m, t) {
 
 // Per window and in total: port-B cycles streaming and idle cycles by cause (kCauses order).
 function buildAttribution(m) {
-  const W = m.windows, c = W.col, { DMA, QUANT, VPU } = m.U;
-  const per = {};
-  for (const k of kCauses) per[k.key] = new Float64Array(W.n);
-  const zero = new Float64Array(W.n);
+  const W = m.windows, c = W.col, nw = W.n, { DMA, QUANT, VPU } = m.U;
+  const cols = kCauses.map(() => new Float64Array(nw));
+  const zero = new Float64Array(nw);
   const busy = (u) => W.busy[u] || zero;
-  for (let w = 0; w < W.n; ++w) {
+  // What each cause after streaming may take, in kCauses order ('none' takes the rest).
+  const combine = (f) => { const out = new Float64Array(nw); for (let w = 0; w < nw; ++w) out[w] = f(w); return out; };
+  const dma = busy(DMA);
+  const claims = [
+    c.bs, c.ms, c.mb,
+    combine((w) => c.fm[w] + c.fq[w] + c.fv[w] + c.fc[w]),
+    combine((w) => c.mx[w] - c.bm[w]),
+    busy(VPU), busy(QUANT),
+    combine((w) => dma[w] - c.bd[w]),
+  ];
+  const last = kCauses.length - 1;
+  for (let w = 0; w < nw; ++w) {
     const n = c.n[w];
     const stream = Math.min(n, c.bm[w] + c.bd[w]);
-    per.stream[w] = stream;
+    cols[0][w] = stream;
     let rest = n - stream;
-    const take = (key, amount) => {
-      const v = Math.min(rest, Math.max(0, amount));
-      per[key][w] = v;
+    for (let k = 0; k < claims.length; ++k) {
+      const v = Math.min(rest, Math.max(0, claims[k][w]));
+      cols[k + 1][w] = v;
       rest -= v;
-    };
-    take('dram', c.bs[w]);
-    take('starved', c.ms[w]);
-    take('notcons', c.mb[w]);
-    take('tmem', c.fm[w] + c.fq[w] + c.fv[w] + c.fc[w]);
-    take('mxcomp', c.mx[w] - c.bm[w]);
-    take('vpu', busy(VPU)[w]);
-    take('quant', busy(QUANT)[w]);
-    take('dma', busy(DMA)[w] - c.bd[w]);
-    per.none[w] = rest;
+    }
+    cols[last][w] = rest;
   }
-  const totals = {};
+  const per = {}, totals = {}, pre = {};
   let all = 0;
-  for (const k of kCauses) { totals[k.key] = per[k.key].reduce((a, b) => a + b, 0); all += totals[k.key]; }
-  m.attr = { per, totals, all, pre: Object.fromEntries(kCauses.map((k) => [k.key, prefix(per[k.key])])) };
+  kCauses.forEach((k, q) => {
+    per[k.key] = cols[q];
+    pre[k.key] = prefix(cols[q]);
+    totals[k.key] = pre[k.key][nw];
+    all += totals[k.key];
+  });
+  m.attr = { per, totals, all, pre };
 }
 
 // Per instruction class (name) and per source line: counts, busy, work, waits, port transfers.
@@ -140,18 +149,24 @@ function buildAggregates(m) {
   const classes = m.names.map((name) => ({ name, unit: -1, count: 0, busy: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0, mmParsed: 0 }));
   const sources = Array.from({ length: m.sources.length + 1 }, (_, k) => ({ id: k - 1, count: 0, busy: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0 }));
   let parsedMacs = 0, mmCount = 0;
+  const mmId = m.names.indexOf('MM');
+  const detailMacs = new Float64Array(m.details.length).fill(-1);  // -1 not parsed yet, NaN no shape
+  const add = (a, i, busy, dep, wu) => {
+    a.count++; a.busy += busy; a.work += m.work[i]; a.waitDep += dep; a.waitUnit += wu;
+    a.portB += m.portB[i]; a.portA += m.portA[i];
+  };
   for (let i = 0; i < m.n; ++i) {
     const busy = m.e[i] - m.s[i], dep = m.rs[i] - m.ds[i], wu = m.s[i] - m.rs[i];
-    for (const a of [classes[m.nameId[i]], sources[m.source[i] + 1]]) {
-      a.count++; a.busy += busy; a.work += m.work[i]; a.waitDep += dep; a.waitUnit += wu;
-      a.portB += m.portB[i]; a.portA += m.portA[i];
-    }
     const cl = classes[m.nameId[i]];
+    add(cl, i, busy, dep, wu);
+    add(sources[m.source[i] + 1], i, busy, dep, wu);
     if (cl.unit < 0) cl.unit = m.unit[i];
-    if (m.names[m.nameId[i]] === 'MM') {
+    if (m.nameId[i] === mmId) {
       mmCount++;
-      const sh = mmShape(m.detail[i]);
-      if (sh) { cl.macs += sh.M * sh.N * sh.K; parsedMacs += sh.M * sh.N * sh.K; cl.mmParsed++; }
+      const d = m.detailId[i];
+      if (detailMacs[d] === -1) { const sh = mmShape(m.details[d]); detailMacs[d] = sh ? sh.M * sh.N * sh.K : NaN; }
+      const macs = detailMacs[d];
+      if (!Number.isNaN(macs)) { cl.macs += macs; parsedMacs += macs; cl.mmParsed++; }
     }
   }
   // MACs per class: from the MM shapes when they account for the profile's total, else the

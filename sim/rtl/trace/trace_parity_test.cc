@@ -1,7 +1,7 @@
 // The trace unit model on the Verilated core running mlp-small and a small attention (ideal and
 // stalling memory) and a qwen-tiny decode step: the decoded records equal the event
-// collector's stream, the hw profile equals the rtl profile, and the loss modes (tiny queue,
-// keep first, ring) lose exactly what they say.
+// collector's stream, the hw profile equals the rtl profile, the default queue and buffer lose
+// nothing, and the loss modes (tiny queue, keep first, ring) lose exactly what they say.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -152,14 +152,14 @@ bool HasNote(const lens::Profile& p, const std::string& text) {
   });
 }
 
-// SPEC 5's default queue (32 lines) can lose cycles: a run's last bundle (P, Q, H: 22 lines)
-// is lost when a window closed a few cycles before. Whatever it loses is counted. (The default
-// buffer may also fill: a qwen-tiny step needs more than 16384 records.)
-TEST_P(TraceParityTest, DefaultQueueLosesOnlyCountedLines) {
+// The default queue (64 lines, docs/trace.md: SPEC 5's 32 lose the last bundle) and buffer
+// (65536 records) keep every record of these runs.
+TEST_P(TraceParityTest, DefaultsLoseNothing) {
   const SharedRun& s = Shared(GetParam());
   const std::vector<Record> full = s.lossless->Records();
   EXPECT_EQ(s.lossless->drop(), 0u);
-  EXPECT_EQ(full.size() - s.defaults->count(), s.defaults->drop());
+  EXPECT_EQ(s.defaults->drop(), 0u);
+  EXPECT_EQ(s.defaults->Records(), full);
   std::printf("%s (%s): %lld cycles, %zu records, default queue dropped %u lines\n",
               GetParam().name, s.opts.mem.Name().c_str(),
               static_cast<long long>(s.run.events.cycles), full.size(), s.defaults->drop());
@@ -202,10 +202,12 @@ void ExpectHwEqualsRtl(const SharedRun& s) {
 
 TEST_P(TraceParityTest, HwProfileEqualsRtlProfile) { ExpectHwEqualsRtl(Shared(GetParam())); }
 
-// A traced qwen-tiny decode step (positions 0..3 run, the last one traced) with stalls: the
-// biggest run here (about 4 s), so one case in one process.
-TEST(TraceQwenTinyTest, HwProfileEqualsRtlProfile) {
-  const SharedRun& s = Shared({"qwen-tiny", 20});
+// A traced qwen-tiny decode step (positions 0..3 run, the last one traced), ideal and with
+// stalls: the biggest runs here (about 4 s each). The defaults lose nothing.
+class TraceQwenTinyTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(TraceQwenTinyTest, HwProfileEqualsRtlProfileAndDefaultsLoseNothing) {
+  const SharedRun& s = Shared({"qwen-tiny", GetParam()});
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_TRUE(Hw(s, *s.lossless).ok());
   const double secs =
@@ -214,8 +216,16 @@ TEST(TraceQwenTinyTest, HwProfileEqualsRtlProfile) {
               "hw profile built at %.2f M records/s\n",
               s.opts.mem.Name().c_str(), static_cast<long long>(s.run.events.cycles),
               s.lossless->count(), s.defaults->drop(), s.lossless->count() / secs / 1e6);
+  EXPECT_EQ(s.defaults->drop(), 0u);
+  EXPECT_LE(int64_t(s.defaults->count()), s.defaults->options().depth);
+  EXPECT_EQ(s.defaults->Records(), s.lossless->Records());
   ExpectHwEqualsRtl(s);
 }
+
+INSTANTIATE_TEST_SUITE_P(Stalls, TraceQwenTinyTest, ::testing::Values(0, 20),
+                         [](const ::testing::TestParamInfo<int>& i) {
+                           return "stall" + std::to_string(i.param);
+                         });
 
 TEST_P(TraceParityTest, RtlProfileLossesMatchTheCoresTotals) {
   const SharedRun& s = Shared(GetParam());

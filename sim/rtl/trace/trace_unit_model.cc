@@ -81,6 +81,7 @@ std::vector<Record> TraceUnitModel::Bundle(const CoreCycle& c) {
 
 void TraceUnitModel::OnRunStart() {
   queue_.clear();
+  held_.clear();
   buffer_.assign(size_t(options_.depth), 0);
   written_ = 0;
   count_ = drop_ = 0;
@@ -99,27 +100,45 @@ void TraceUnitModel::Store(Record r) {
   count_ = SatAdd(count_, 1);
 }
 
-void TraceUnitModel::OnClock(const CoreCycle& c) {
-  if (!options_.enable) return;
+void TraceUnitModel::Step(const std::vector<Record>& bundle, bool halt) {
   // 1. The buffer port takes the oldest queued line.
   if (!queue_.empty()) {
     Store(queue_.front());
     queue_.pop_front();
   }
-  // 2. The cycle's bundle enters the queue whole, or is lost whole.
-  const std::vector<Record> bundle = Bundle(c);
+  // 2. Capture: a held bundle goes first; the queue takes one bundle a cycle, whole.
+  auto fits = [&](size_t lines) {
+    return queue_.size() + lines <= size_t(options_.queue_depth);
+  };
+  if (!held_.empty()) {
+    if (fits(held_.size())) {
+      queue_.insert(queue_.end(), held_.begin(), held_.end());
+      held_.clear();
+    }
+    drop_ = SatAdd(drop_, bundle.size());
+    return;
+  }
   if (bundle.empty()) return;
-  if (queue_.size() + bundle.size() <= size_t(options_.queue_depth)) {
+  if (fits(bundle.size())) {
     queue_.insert(queue_.end(), bundle.begin(), bundle.end());
+  } else if (halt && bundle.size() <= size_t(options_.queue_depth)) {
+    held_ = bundle;
   } else {
     drop_ = SatAdd(drop_, bundle.size());
   }
 }
 
+void TraceUnitModel::OnClock(const CoreCycle& c) {
+  if (options_.enable) {
+    Step(Bundle(c), c.halt.valid);
+  } else {
+    Step({}, false);
+  }
+}
+
 void TraceUnitModel::OnRunEnd() {
-  while (!queue_.empty()) {
-    Store(queue_.front());
-    queue_.pop_front();
+  while (busy()) {
+    Step({}, false);
     ++drain_cycles_;
   }
 }

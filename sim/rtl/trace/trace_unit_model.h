@@ -1,7 +1,8 @@
 // The golden C++ model of the hardware trace unit (SPEC 5, docs/trace.md): a ClockHook that
 // turns each core cycle with any event into one bundle of 64-bit records, passes it through a
 // capture queue of QD lines into a buffer of DEPTH records, and keeps TRACE_COUNT and
-// TRACE_DROP as the registers do. The RTL trace unit must match it record for record, so it is
+// TRACE_DROP as the registers do. The halt cycle's bundle is never dropped for want of room: it
+// is held until the queue can take it whole (nothing follows HALT). The RTL trace unit must match it record for record, so it is
 // written as the plain per-cycle sequence the hardware follows (see OnClock).
 #ifndef OTPU_SIM_RTL_TRACE_TRACE_UNIT_MODEL_H_
 #define OTPU_SIM_RTL_TRACE_TRACE_UNIT_MODEL_H_
@@ -11,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "lens/trace/records.h"
+#include "workloads/isa/trace_records.h"
 #include "sim/rtl/core_cycle.h"
 #include "workloads/common/status.h"
 
@@ -20,8 +21,8 @@ namespace otpu::rtl {
 using lens::trace::Record;
 
 struct TraceUnitOptions {
-  int queue_depth = 32;     // QD: capture-queue lines (one record a line)
-  int64_t depth = 16384;    // DEPTH: buffer records
+  int queue_depth = 64;     // QD: capture-queue lines (one record a line)
+  int64_t depth = 65536;    // DEPTH: buffer records
   bool keep_last = false;   // false: keep first (STOP_WHEN_FULL); true: ring
   bool enable = true;       // TRACE_CTRL.ENABLE
 };
@@ -35,12 +36,22 @@ class TraceUnitModel : public ClockHook {
   // U+V (units with counters) per unit in unit order; P+V×9, Q+V×6; H+V×4. Empty without events.
   static std::vector<Record> Bundle(const CoreCycle& c);
 
-  // TRACE_CTRL.CLEAR: empty queue and buffer, COUNT and DROP 0.
+  // The most lines one cycle can produce (D+O+O, 4 × S+R, G, E, E+U+V×4, 2 × E+U+V, P+V×9,
+  // Q+V×6, H+V×4).
+  static constexpr int kMaxBundle = 47;
+
+  // TRACE_CTRL.CLEAR: empty queue, held bundle and buffer, COUNT and DROP 0.
   void OnRunStart() override;
-  // One cycle: drain one queued record into the buffer, then capture this cycle's bundle.
+  // One cycle: drain one queued record into the buffer, then capture: a held halt bundle that
+  // now fits enters the queue (and the cycle's own bundle, if any, is lost); otherwise the
+  // cycle's bundle (when ENABLE) enters whole, or is held (the halt's, when it is at most QD
+  // lines), or is lost whole.
   void OnClock(const CoreCycle& c) override;
-  // After the halt the unit keeps draining (TRACE_CTRL.BUSY) until the queue is empty.
+  // After the halt the unit keeps draining (TRACE_CTRL.BUSY) until the queue is empty and
+  // nothing is held.
   void OnRunEnd() override;
+  // TRACE_CTRL.BUSY: records queued or a bundle held.
+  bool busy() const { return !queue_.empty() || !held_.empty(); }
 
   uint32_t count() const { return count_; }        // TRACE_COUNT (saturating)
   uint32_t drop() const { return drop_; }          // TRACE_DROP: lines of lost cycles
@@ -53,9 +64,13 @@ class TraceUnitModel : public ClockHook {
  private:
   explicit TraceUnitModel(const TraceUnitOptions& opts) : options_(opts) {}
   void Store(Record r);
+  // One clock of the unit with this cycle's captured bundle (empty: none); `halt` marks the
+  // halt cycle's bundle.
+  void Step(const std::vector<Record>& bundle, bool halt);
 
   TraceUnitOptions options_;
   std::deque<Record> queue_;
+  std::vector<Record> held_;  // the halt bundle waiting for room
   std::vector<Record> buffer_;
   int64_t written_ = 0;  // records that left the queue (COUNT without saturation)
   uint32_t count_ = 0, drop_ = 0;

@@ -173,7 +173,51 @@ TEST(TraceUnitModelTest, ShortStartDelayNeedsNoReadyRecord) {
   for (Record r : model->Records()) EXPECT_NE(tr::TypeOf(r), uint8_t(RecordType::kREADY));
 }
 
+TEST(TraceUnitModelTest, DefaultsHoldTheLargestBundleAndALongRun) {
+  auto model = Model();
+  EXPECT_EQ(model->options().queue_depth, 64);
+  EXPECT_GE(model->options().queue_depth, TraceUnitModel::kMaxBundle);
+  EXPECT_EQ(model->options().depth, 65536);
+}
+
 TEST(TraceUnitModelTest, FullQueueLosesTheWholeCycleAndCountsItsLines) {
+  // A 2-line queue has no room for the 3-line dispatch bundles.
+  auto model = Model({.queue_depth = 2});
+  Feed(Cycles(3), {model.get()});
+  // Lost: D+O+O twice, E+E+U+V, and the 22-line halt bundle (it can never fit 2 lines).
+  EXPECT_EQ(model->drop(), 3u + 3 + 4 + 22);
+  const std::vector<Record> got = model->Records();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(tr::TypeOf(got[0]), uint8_t(RecordType::kSTART));
+  EXPECT_EQ(tr::TypeOf(got[1]), uint8_t(RecordType::kSTART));
+}
+
+TEST(TraceUnitModelTest, HaltBundleIsHeldUntilTheQueueTakesItWhole) {
+  // A 24-line queue holds 5 lines when the 22-line halt bundle comes: it waits three drains.
+  auto all = Model();
+  auto held = Model({.queue_depth = 24});
+  Feed(Cycles(3), {all.get(), held.get()});
+  EXPECT_EQ(held->drop(), 0u);
+  EXPECT_EQ(held->Records(), all->Records());
+  EXPECT_EQ(held->drain_cycles(), 3 + 24);
+  EXPECT_FALSE(held->busy());
+}
+
+TEST(TraceUnitModelTest, BundleArrivingWhileTheHaltBundleIsHeldIsLost) {
+  auto model = Model({.queue_depth = 24});
+  std::vector<CoreCycle> cycles = Cycles(3);
+  CoreCycle late;  // no core does this: an event after the halt
+  late.cycle = cycles.back().cycle + 1;
+  late.any = true;
+  late.release = {true, 2};
+  cycles.push_back(late);
+  Feed(cycles, {model.get()});
+  EXPECT_EQ(model->drop(), 1u);
+  EXPECT_EQ(model->count(), 34u);
+  EXPECT_EQ(tr::TypeOf(model->Records().back()), uint8_t(RecordType::kVALUE));
+}
+
+TEST(TraceUnitModelTest, HaltBundleLargerThanTheQueueIsLost) {
   // A 20-line queue takes the first four bundles (12 lines); the 22-line last one is lost.
   auto model = Model({.queue_depth = 20});
   Feed(Cycles(3), {model.get()});

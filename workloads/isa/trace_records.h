@@ -1,8 +1,8 @@
 // The 64-bit trace record of SPEC 5, in one place: record types come from workloads/isa/defs.h
 // (OTPU_RECORDS); field positions, masks and the small accessor structs live here. Bits not
 // listed for a type are 0. docs/trace.md has the table for users.
-#ifndef OTPU_LENS_TRACE_RECORDS_H_
-#define OTPU_LENS_TRACE_RECORDS_H_
+#ifndef OTPU_WORKLOADS_ISA_TRACE_RECORDS_H_
+#define OTPU_WORKLOADS_ISA_TRACE_RECORDS_H_
 
 #include <array>
 #include <cstdint>
@@ -101,4 +101,4 @@ int UnitValueCount(uint32_t unit);
 
 }  // namespace otpu::lens::trace
 
-#endif  // OTPU_LENS_TRACE_RECORDS_H_
+#endif  // OTPU_WORKLOADS_ISA_TRACE_RECORDS_H_

@@ -1,4 +1,4 @@
-#include "lens/trace/records.h"
+#include "workloads/isa/trace_records.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,349 @@
+// Card on the board model (SimBoard): probe, the run protocol's errors, counters and the trace
+// drain. SystemC allows one board per process: ctest runs every case as its own process (run
+// the binary with --gtest_filter for one case).
+#include "host/card.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/board/board_model.h"
+#include "sim/board/sim_board.h"
+#include "sim/isa/isa_sim.h"
+#include "sim/rtl/rtl_harness.h"
+#include "sim/rtl/trace/trace_unit_model.h"
+#include "workloads/common/strings.h"
+#include "workloads/isa/program.h"
+
+namespace otpu::host {
+namespace {
+
+using isa::Reg;
+
+// The board model behind a tap that notes every register offset the host touches and can
+// make a register read as something else (a card of another kind).
+class TappedBoard : public BoardIface {
+ public:
+  explicit TappedBoard(BoardIface* inner) : inner_(inner) {}
+  void Override(Reg reg, std::function<uint32_t(uint32_t)> f) { overrides_[uint32_t(reg)] = f; }
+  const std::vector<uint32_t>& offsets() const { return offsets_; }
+
+  StatusOr<uint32_t> ReadReg(uint32_t offset) override {
+    offsets_.push_back(offset);
+    ASSIGN_OR_RETURN(uint32_t v, inner_->ReadReg(offset));
+    auto it = overrides_.find(offset);
+    return it == overrides_.end() ? v : it->second(v);
+  }
+  Status WriteReg(uint32_t offset, uint32_t value) override {
+    offsets_.push_back(offset);
+    return inner_->WriteReg(offset, value);
+  }
+  Status WriteDma(uint64_t a, const void* d, size_t n) override {
+    return inner_->WriteDma(a, d, n);
+  }
+  Status ReadDma(uint64_t a, void* d, size_t n) override { return inner_->ReadDma(a, d, n); }
+  std::string Describe() const override { return inner_->Describe(); }
+
+ private:
+  BoardIface* inner_;
+  std::map<uint32_t, std::function<uint32_t(uint32_t)>> overrides_;
+  std::vector<uint32_t> offsets_;
+};
+
+std::unique_ptr<board::SimBoard> NewBoard(int regmap = 2) {
+  board::SimBoardOptions o;
+  o.regmap = regmap;
+  auto b = board::SimBoard::Create(o);
+  OTPU_CHECK(b.ok());
+  return std::move(b).value();
+}
+
+std::unique_ptr<Card> Probe(BoardIface* board) {
+  auto c = Card::Probe(board);
+  OTPU_CHECK(c.ok());
+  return std::move(c).value();
+}
+
+// `n` VOP copies of 256 words (32 cycles each at 8 lanes: slow enough for the trace queue).
+isa::Program Copies(uint32_t n) {
+  isa::ProgramBuilder b;
+  b.Loop(n, [&] {
+    b.Vop({.fn = isa::VopFn::kCOPY, .dst = isa::At(4096), .a = isa::At(0), .b = {}, .n = 256});
+  });
+  return b.Finish();
+}
+
+// Instructions the ISA simulator retires running `p` (what ICOUNT must say).
+int64_t IsaRetired(const isa::Program& p) {
+  SparseMemory dram(rtl::BuiltConfig().DRAM_BYTES);
+  sim::IsaSim isa_sim(rtl::BuiltConfig(), &dram);
+  OTPU_CHECK(isa_sim.LoadProgram(p).ok());
+  auto events = isa_sim.Run({});
+  OTPU_CHECK(events.ok());
+  return events->retired;
+}
+
+TEST(CardProbe, ReadsTheBoardsConfigurationAndCaps) {
+  auto board = NewBoard();
+  auto card = Card::Probe(board.get());
+  ASSERT_TRUE(card.ok()) << card.status().message();
+  const CardInfo& info = (*card)->info();
+  EXPECT_EQ(info.regmap, 2);
+  EXPECT_EQ(info.config.name, rtl::BuiltConfig().name);
+  EXPECT_EQ(info.version, rtl::BuiltConfig().Version());
+  EXPECT_TRUE(info.has_trace());
+  EXPECT_TRUE(info.has_trace_window());
+  EXPECT_EQ(info.trace_depth(), board::BoardModel::TraceDepth());
+  EXPECT_EQ(info.core_khz, 100000u);
+  EXPECT_EQ(info.clock_mhz(), 100.0);
+  EXPECT_GT(info.counter_window(), 0);
+}
+
+TEST(CardProbe, RefusesAnotherConfigurationNamingVersionAndBoth) {
+  auto board = NewBoard();
+  const isa::Config built = rtl::BuiltConfig();
+  const isa::Config other = built.name == "sim" ? isa::Config::Board() : isa::Config::Sim();
+  auto card = Card::Probe(board.get(), other);
+  ASSERT_FALSE(card.ok());
+  EXPECT_EQ(card.status().code(), StatusCode::kInvalidArgument);
+  auto version = [](const isa::Config& c) {
+    return StrFormat("VERSION 0x%08X (D %d, MCOLS %d, LANES %d)", c.Version(), c.D, c.MCOLS,
+                     c.LANES);
+  };
+  EXPECT_EQ(card.status().message(),
+            StrFormat("board model: VERSION reads 0x%08X (D %d, MCOLS %d, LANES %d) (config %s), "
+                      "but the work was built for config %s, %s",
+                      built.Version(), built.D, built.MCOLS, built.LANES, built.name.c_str(),
+                      other.name.c_str(), version(other).c_str()));
+}
+
+TEST(CardProbe, RefusesABoardThatIsNotAnOpenTpu) {
+  auto board = NewBoard();
+  TappedBoard tap(board.get());
+  tap.Override(Reg::kID, [](uint32_t) { return 0x12345678u; });
+  auto card = Card::Probe(&tap);
+  ASSERT_FALSE(card.ok());
+  EXPECT_NE(card.status().message().find(
+                "board model: ID reads 0x12345678, expected 0x4F545055 (\"OTPU\")"),
+            std::string::npos)
+      << card.status().message();
+}
+
+TEST(CardProbe, RefusesAnUnknownConfigurationAndAnUnknownMap) {
+  auto board = NewBoard();
+  TappedBoard tap(board.get());
+  tap.Override(Reg::kVERSION, [](uint32_t) { return 0x00400408u; });
+  auto card = Card::Probe(&tap);
+  ASSERT_FALSE(card.ok());
+  EXPECT_NE(card.status().message().find("VERSION reads 0x00400408 (D 64, MCOLS 4, LANES 8), "
+                                         "which is no known configuration"),
+            std::string::npos)
+      << card.status().message();
+  tap.Override(Reg::kREGMAP, [](uint32_t) { return 3u; });
+  card = Card::Probe(&tap);
+  ASSERT_FALSE(card.ok());
+  EXPECT_NE(card.status().message().find("REGMAP reads 0x00000003"), std::string::npos)
+      << card.status().message();
+}
+
+// A map-1 board: REGMAP is read first (it answers 0xDEADBEEF) and nothing above SCRATCH after.
+TEST(CardProbe, MapOneCardIsNeverAskedForVersionTwoRegisters) {
+  auto board = NewBoard(/*regmap=*/1);
+  TappedBoard tap(board.get());
+  auto card = Card::Probe(&tap);
+  ASSERT_TRUE(card.ok()) << card.status().message();
+  EXPECT_EQ((*card)->info().regmap, 1);
+  EXPECT_FALSE((*card)->info().has_trace());
+  ASSERT_TRUE((*card)->WriteProgram(Copies(4), 0).ok());
+  auto run = (*card)->Run({});
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_GT(run->counters.cycles, 4 * 32);
+  EXPECT_FALSE(run->counters.free_running.has_value());
+  ASSERT_FALSE(tap.offsets().empty());
+  EXPECT_EQ(tap.offsets()[0], uint32_t(Reg::kREGMAP));
+  for (size_t i = 1; i < tap.offsets().size(); ++i) {
+    EXPECT_LE(tap.offsets()[i], uint32_t(Reg::kSCRATCH)) << "access " << i;
+  }
+  RunOptions traced;
+  traced.trace.enable = true;
+  auto refused = (*card)->Run(traced);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(
+      refused.status().message().find("needs a trace buffer, but the card has register map 1"),
+      std::string::npos)
+      << refused.status().message();
+  RunOptions with_arg;
+  with_arg.args[3] = 5;
+  refused = (*card)->Run(with_arg);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(),
+            "board model: ARG3 = 0x5, but a register-map-1 card has no ARG registers");
+}
+
+TEST(CardRun, CountsTheRunOnBothCounterSets) {
+  auto board = NewBoard();
+  auto card = Probe(board.get());
+  ASSERT_TRUE(card->WriteProgram(Copies(10), 0).ok());
+  auto run = card->Run({});
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  const RunCounters& c = run->counters;
+  EXPECT_TRUE(run->status & isa::kSTATUS_HALTED);
+  EXPECT_GE(c.cycles, 10 * 32);
+  EXPECT_EQ(c.icount, IsaRetired(Copies(10)));
+  EXPECT_EQ(c.b_rd + c.b_wr + c.a_rd + c.a_wr, 0);  // TMEM only
+  ASSERT_TRUE(c.free_running.has_value());
+  const auto& f = *c.free_running;
+  EXPECT_GE(f[size_t(isa::Counter::kUPTIME)], c.cycles);
+  EXPECT_GE(f[size_t(isa::Counter::kVPU_BUSY)], 10 * 32);
+  EXPECT_EQ(f[size_t(isa::Counter::kMXU_BUSY)], 0);
+  EXPECT_FALSE(run->trace.has_value());
+}
+
+TEST(CardRun, IllegalInstructionIsAnErrorNamingTheStatusBit) {
+  auto board = NewBoard();
+  auto card = Probe(board.get());
+  isa::Program p = Copies(1);
+  isa::Instr bad;
+  bad.w[0] = 0xEE;  // no such opcode
+  p.code.insert(p.code.begin() + 1, bad);
+  p.source.insert(p.source.begin() + 1, -1);
+  p.comment.insert(p.comment.begin() + 1, "");
+  ASSERT_TRUE(card->WriteProgram(p, 0).ok());
+  auto run = card->Run({});
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.status().code(), StatusCode::kInternal);
+  EXPECT_NE(run.status().message().find("an illegal instruction (ERROR); STATUS"),
+            std::string::npos)
+      << run.status().message();
+  EXPECT_NE(run.status().message().find("ERROR"), std::string::npos);
+}
+
+// The timeout names STATUS; CTRL=0 then aborts the run (RUN is a level: the board resets the
+// core once its DRAM reads are answered), the message says so, and the card runs the next program.
+TEST(CardRun, RunThatNeverHaltsTimesOutNamingStatusAndCtrlZeroStopsIt) {
+  auto board = NewBoard();
+  auto card = Probe(board.get());
+  ASSERT_TRUE(card->WriteProgram(Copies(0xFFFFFFFFu), 0).ok());
+  RunOptions opts;
+  opts.timeout = std::chrono::milliseconds(300);
+  auto run = card->Run(opts);
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.status().code(), StatusCode::kDeadlineExceeded);
+  const std::string& m = run.status().message();
+  EXPECT_NE(m.find("board model: the run did not halt within 300 ms: STATUS reads"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("RUNNING); stopped the run (CTRL=0)"), std::string::npos) << m;
+  auto status = board->ReadReg(uint32_t(Reg::kSTATUS));
+  ASSERT_TRUE(status.ok());
+  EXPECT_EQ(*status & (isa::kSTATUS_RUNNING | isa::kSTATUS_HALTED), 0u);
+
+  ASSERT_TRUE(card->WriteProgram(Copies(2), 0).ok());
+  auto again = card->Run({});
+  EXPECT_TRUE(again.ok()) << again.status().message();
+}
+
+TEST(CardRun, ProgramErrorsNameTheLimit) {
+  auto board = NewBoard();
+  auto card = Probe(board.get());
+  EXPECT_NE(card->Run({}).status().message().find("Run before a program was written"),
+            std::string::npos);
+  EXPECT_NE(card->WriteProgram(Copies(1), 4)
+                .message()
+                .find("PROG_ADDR 0x4 is not a 32-bit multiple of D"),
+            std::string::npos);
+  isa::Program big;
+  big.code.resize(4097);
+  EXPECT_NE(card->WriteProgram(big, 0).message().find("4097 instructions does not fit IMEM"),
+            std::string::npos);
+}
+
+TEST(CardRun, ImageLargerThanDramAndTraceWithoutBufferAreRefused) {
+  auto board = NewBoard(/*regmap=*/1);
+  auto card = Probe(board.get());
+  const uint64_t dram = card->config().DRAM_BYTES;
+  EXPECT_EQ(card->WriteImage(SparseMemory(2 * dram)).message(),
+            StrFormat("board model: an image of %llu bytes does not fit DRAM of %llu",
+                      (unsigned long long)(2 * dram), (unsigned long long)dram));
+  EXPECT_EQ(card->ReadTrace(false).status().message(),
+            "board model: no trace buffer to read (register map 1)");
+}
+
+TEST(StatusBitNames, NamesEverySetBit) {
+  EXPECT_EQ(StatusBitNames(0), "none");
+  EXPECT_EQ(StatusBitNames(isa::kSTATUS_HALTED | isa::kSTATUS_ERROR), "HALTED ERROR");
+  EXPECT_EQ(StatusBitNames(isa::kSTATUS_AXI_ERR | isa::kSTATUS_RUNNING), "AXI_ERR RUNNING");
+}
+
+// The same buffer through the DMA window and through TRACE_ADDR/LO/HI (a card whose CAPS lacks
+// bit1, over the same board).
+TEST(CardTrace, WindowAndRegistersReadTheSameRecords) {
+  auto board = NewBoard();
+  auto card = Probe(board.get());
+  ASSERT_TRUE(card->WriteProgram(Copies(6), 0).ok());
+  RunOptions opts;
+  opts.trace.enable = true;
+  auto run = card->Run(opts);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  ASSERT_TRUE(run->trace.has_value());
+  EXPECT_TRUE(run->trace->via_window);
+  EXPECT_GT(run->trace->records.size(), 6u * 7);  // D O O S E U V per VOP, windows, halt
+  EXPECT_EQ(int64_t(run->trace->records.size()), run->trace->count);
+
+  TappedBoard tap(board.get());
+  tap.Override(Reg::kCAPS, [](uint32_t caps) { return caps & ~isa::kCAPS_TRACE_DMA; });
+  auto by_regs = Probe(&tap);
+  auto drained = by_regs->ReadTrace(/*keep_last=*/false);
+  ASSERT_TRUE(drained.ok()) << drained.status().message();
+  EXPECT_FALSE(drained->via_window);
+  EXPECT_EQ(drained->count, run->trace->count);
+  EXPECT_EQ(drained->records, run->trace->records);
+}
+
+// An untraced run turns ENABLE off: the buffer keeps the traced run's records, none added.
+TEST(CardTrace, UntracedRunRecordsNothing) {
+  auto board = NewBoard();
+  auto card = Probe(board.get());
+  ASSERT_TRUE(card->WriteProgram(Copies(3), 0).ok());
+  RunOptions opts;
+  opts.trace.enable = true;
+  auto traced = card->Run(opts);
+  ASSERT_TRUE(traced.ok()) << traced.status().message();
+  ASSERT_GT(traced->trace->count, 0);
+  ASSERT_TRUE(card->Run({}).ok());
+  auto ctrl = board->ReadReg(uint32_t(Reg::kTRACE_CTRL));
+  auto count = board->ReadReg(uint32_t(Reg::kTRACE_COUNT));
+  ASSERT_TRUE(ctrl.ok() && count.ok());
+  EXPECT_EQ(*ctrl & isa::kTRACE_CTRL_ENABLE, 0u);
+  EXPECT_EQ(int64_t(*count), traced->trace->count);
+}
+
+// A ring that wrapped, against a lossless golden trace unit on the core's own events: the
+// drain is the last DEPTH records in order (the window read in two pieces).
+TEST(CardTrace, WrappedRingDrainsInRingOrder) {
+  auto board = NewBoard();
+  auto golden = rtl::TraceUnitModel::Create({.queue_depth = 1 << 16, .depth = int64_t{1} << 22});
+  ASSERT_TRUE(golden.ok());
+  board->AddHook(golden->get());
+  auto card = Probe(board.get());
+  const int64_t depth = card->info().trace_depth();
+  ASSERT_TRUE(card->WriteProgram(Copies(uint32_t(depth / 12)), 0).ok());
+  RunOptions opts;
+  opts.trace = {.enable = true, .keep_last = true};
+  opts.timeout = std::chrono::minutes(5);
+  auto run = card->Run(opts);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  const TraceDrain& t = *run->trace;
+  ASSERT_EQ(t.drop, 0);
+  ASSERT_TRUE(t.wrapped) << "count " << t.count << ", depth " << depth;
+  const std::vector<uint64_t> all = (*golden)->Records();
+  ASSERT_EQ(int64_t(all.size()), t.count);
+  EXPECT_EQ(t.records, std::vector<uint64_t>(all.end() - depth, all.end()));
+}
+
+}  // namespace
+}  // namespace otpu::host

@@ -1,0 +1,24 @@
+#include "host/programs/board_factory.h"
+
+#include "host/xdma/xdma_board.h"
+#include "sim/board/sim_board.h"
+
+namespace otpu::host {
+
+StatusOr<std::unique_ptr<BoardIface>> MakeBoard(const BoardChoice& choice) {
+  if (!choice.sim) {
+    ASSIGN_OR_RETURN(std::unique_ptr<XdmaBoard> card, XdmaBoard::Create(choice.dev));
+    return std::unique_ptr<BoardIface>(std::move(card));
+  }
+  board::SimBoardOptions opts;
+  opts.regmap = choice.regmap;
+  opts.mem.stall_percent = choice.stall_percent;
+  ASSIGN_OR_RETURN(std::unique_ptr<board::SimBoard> b, board::SimBoard::Create(opts));
+  return std::unique_ptr<BoardIface>(std::move(b));
+}
+
+std::string BoardMemoryName(const BoardChoice& choice) {
+  return choice.sim ? board::SimBoardOptions::DefaultMemory().Name() : "card";
+}
+
+}  // namespace otpu::host

@@ -1,0 +1,88 @@
+#include "host/programs/checkpoint_run.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+
+#include "workloads/common/strings.h"
+#include "workloads/models/image_cache.h"
+#include "workloads/models/model_source.h"
+#include "workloads/models/qwen3_workload.h"
+#include "workloads/models/tokenizer.h"
+
+namespace otpu::host {
+
+StatusOr<std::vector<int>> ParsePromptIds(const std::string& text) {
+  std::vector<int> ids;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string item = text.substr(start, comma - start);
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || errno != 0 || v < 0 || v > 0x7fffffff) {
+      return InvalidArgument("--prompt-ids " + text + ": '" + item +
+                             "' is not a token id (expected ids like 1,42,7)");
+    }
+    ids.push_back(int(v));
+    start = comma + 1;
+  }
+  return ids;
+}
+
+namespace {
+
+// The prompt's token ids: the given ones, checked against the vocabulary, or the tokenized
+// chat prompt (qwen-tiny has no tokenizer: its own prompt).
+StatusOr<std::vector<int>> PromptIds(const CheckpointRequest& req, const models::ModelSource& src) {
+  const int vocab = src.weights->config.vocab_size;
+  if (req.ids) {
+    for (int id : *req.ids) {
+      if (id >= vocab) {
+        return InvalidArgument(StrFormat("--prompt-ids: token %d is past the vocabulary of %d",
+                                         id, vocab));
+      }
+    }
+    return *req.ids;
+  }
+  if (src.dir.empty()) return models::kTinyPrompt;
+  ASSIGN_OR_RETURN(auto tokenizer, models::Tokenizer::FromFile(src.dir + "/tokenizer.json"));
+  return tokenizer->Encode(models::QwenChatPrompt(req.prompt));
+}
+
+// Profiles are named after the checkpoint's directory ("Qwen3-0.6B step 8").
+std::string RunName(const std::string& model) {
+  std::filesystem::path p(model);
+  if (!p.has_filename()) p = p.parent_path();
+  return p.filename().empty() ? model : p.filename().string();
+}
+
+}  // namespace
+
+StatusOr<workloads::WorkloadRun> MakeCheckpointRun(const CheckpointRequest& req,
+                                                   const isa::Config& hw) {
+  if (req.tokens < 1) {
+    return InvalidArgument(StrFormat("--tokens %d: trace at least 1 step", req.tokens));
+  }
+  ASSIGN_OR_RETURN(models::ModelSource src, models::LoadModel(req.model));
+  models::Qwen3RunOptions ro;
+  ASSIGN_OR_RETURN(ro.prompt, PromptIds(req, src));
+  if (ro.prompt.empty()) return InvalidArgument("--prompt: the prompt has no tokens");
+  const int first = req.pos >= 0 ? req.pos : int(ro.prompt.size()) - 1;
+  ro.pos = first + req.tokens - 1;
+  ro.engine.formats = req.formats;
+  std::optional<models::ImageCache> cache;
+  if (models::HasFourBit(req.formats, src.weights->config.num_hidden_layers)) {
+    ASSIGN_OR_RETURN(models::ImageCacheOptions cache_opts, models::ImageCacheOptionsFromEnv());
+    ro.cache = &cache.emplace(cache_opts);
+  }
+  ASSIGN_OR_RETURN(workloads::WorkloadRun run,
+                   models::MakeQwen3Run(RunName(req.model), *src.weights, hw, ro));
+  for (int i = 0; i < int(run.steps.size()); ++i) run.steps[size_t(i)].traced = i >= first;
+  return run;
+}
+
+}  // namespace otpu::host

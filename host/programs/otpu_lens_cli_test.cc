@@ -1,0 +1,183 @@
+// End-to-end tests of the real `otpu-lens` binary: record --sim on the board model, the
+// subcommands shared with lens, exit codes and one stderr line per error.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "lens/otpuprof.h"
+
+namespace otpu::host {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+class OtpuLensCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "otpu_lens_cli_test.XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    fs::create_directory(dir_ / "out");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string OutPath(const std::string& name) const { return (dir_ / "out" / name).string(); }
+  static std::string Slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
+  // Runs `binary args...` with stdout and stderr captured in files.
+  Result Run(const char* binary, std::vector<std::string> args) const {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    args.insert(args.begin(), binary);
+    pid_t pid = fork();
+    if (pid == 0) {
+      int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(o, 1);
+      dup2(e, 2);
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(out), Slurp(err)};
+  }
+  Result OtpuLens(std::vector<std::string> args) const { return Run(OTPU_LENS_BINARY, args); }
+
+  // The usage error of `args`: exit 2 and exactly one stderr line, which is returned.
+  std::string UsageLine(std::vector<std::string> args) const {
+    Result r = OtpuLens(args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    return r.err;
+  }
+
+  fs::path dir_;
+};
+
+// The "done when": two hw profiles with complete traces, and info shows them.
+TEST_F(OtpuLensCliTest, RecordQwenTinyTwoTokensWritesTwoCompleteHwProfiles) {
+  const std::string out = OutPath("q.otpuprof");
+  Result r = OtpuLens({"record", "--sim", "--workload", "qwen-tiny", "--tokens", "2", "-o", out});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("qwen-tiny step 3: hw profile, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("qwen-tiny step 4: hw profile, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("drop 0, lost 0, not wrapped)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("warning:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("qwen-tiny: check ok: logits 1x1000 at pos 4"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("wrote " + out + " (2 profiles)"), std::string::npos) << r.out;
+
+  auto file = lens::Read(out);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_EQ(file->profiles.size(), 2u);
+  for (const lens::Profile& p : file->profiles) {
+    EXPECT_EQ(p.kind, lens::ProfileKind::kHw) << p.name;
+    ASSERT_TRUE(p.hwtrace.has_value()) << p.name;
+    EXPECT_TRUE(p.hwtrace->complete) << p.name;
+    EXPECT_EQ(p.hwtrace->drop, 0) << p.name;
+    EXPECT_EQ(p.hwtrace->lost, 0) << p.name;
+    EXPECT_EQ(p.hwtrace->records, p.hwtrace->count) << p.name;
+    EXPECT_FALSE(p.instrs.empty()) << p.name;
+    EXPECT_TRUE(p.board.has_value()) << p.name;
+  }
+  EXPECT_EQ(file->profiles[0].name, "qwen-tiny step 3");
+  EXPECT_EQ(file->profiles[1].name, "qwen-tiny step 4");
+
+  Result info = OtpuLens({"info", out});
+  ASSERT_EQ(info.code, 0) << info.err;
+  EXPECT_NE(info.out.find("profile 0: qwen-tiny step 3 (hw)"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("profile 1: qwen-tiny step 4 (hw)"), std::string::npos) << info.out;
+}
+
+TEST_F(OtpuLensCliTest, ListIsLenssList) {
+  Result ours = OtpuLens({"list"}), theirs = Run(LENS_BINARY, {"list"});
+  ASSERT_EQ(ours.code, 0);
+  EXPECT_EQ(ours.out, theirs.out);
+  EXPECT_NE(ours.out.find("qwen-tiny"), std::string::npos);
+}
+
+TEST_F(OtpuLensCliTest, BadOptionsAreUsageErrorsOfOneLine) {
+  const std::string out = OutPath("x.otpuprof");
+  EXPECT_EQ(UsageLine({}),
+            "otpu-lens: no command (record, open, html, info, list); see otpu-lens --help\n");
+  EXPECT_EQ(UsageLine({"frob"}),
+            "otpu-lens: unknown command 'frob' (record, open, html, info, list)\n");
+  EXPECT_EQ(UsageLine({"record", "--sim"}),
+            "otpu-lens record: missing -o FILE (the profile to write)\n");
+  EXPECT_NE(UsageLine({"record", "--sim", "-o", out, "--frob"})
+                .find("otpu-lens record: unrecognised option '--frob'"),
+            std::string::npos);
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--keep", "middle"}),
+            "otpu-lens record: --keep middle: expected first or last\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--tokens", "0"}),
+            "otpu-lens record: --tokens 0: trace at least 1 step\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--pos", "-1"}),
+            "otpu-lens record: --pos -1: a position is at least 0\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--wformat", "mix"}),
+            "otpu-lens record: --wformat mix: expected int8, int4 or fp4 (mix is for a "
+            "checkpoint: --model)\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--workload", "nope"}),
+            "otpu-lens record: unknown workload 'nope' (see otpu-lens list)\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--prompt-ids", "1,2"}),
+            "otpu-lens record: --prompt-ids: only with a checkpoint (--model DIR), not a "
+            "workload\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--model", "m", "--workload", "mlp"}),
+            "otpu-lens record: --model and --workload: record a checkpoint or a workload\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--model", "m", "--wformat", "int2"}),
+            "otpu-lens record: --wformat: weight format 'int2' is not int8|int4|fp4|mix\n");
+  EXPECT_TRUE(fs::is_empty(dir_ / "out"));
+}
+
+// Steps the workload does not have are found once it is built: still a usage error.
+TEST_F(OtpuLensCliTest, TokensPastTheWorkloadsStepsIsAUsageError) {
+  Result r = OtpuLens({"record", "--sim", "-o", OutPath("x.otpuprof"), "--tokens", "2"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err,
+            "otpu-lens record: --pos -1 --tokens 2: workload mlp-small has 1 step to trace\n");
+  EXPECT_TRUE(fs::is_empty(dir_ / "out"));
+}
+
+// An -o whose directory cannot be written fails before anything runs; one that cannot be
+// replaced (a directory) fails after the run and leaves no temporary behind.
+TEST_F(OtpuLensCliTest, UnwritableOutputLeavesNothingHalfWritten) {
+  std::ofstream(OutPath("file")) << "x";
+  Result r = OtpuLens({"record", "--sim", "-o", OutPath("file") + "/x.otpuprof"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "otpu-lens record: " + OutPath("file") + "/x.otpuprof: directory " +
+                       OutPath("file") + " is not writable (Not a directory)\n");
+  EXPECT_TRUE(r.out.empty()) << r.out;
+
+  fs::create_directory(OutPath("taken"));
+  r = OtpuLens({"record", "--sim", "-o", OutPath("taken")});
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(OutPath("taken")), std::string::npos) << r.err;
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir_ / "out")) left.push_back(e.path().filename());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"file", "taken"}));
+  EXPECT_TRUE(fs::is_empty(OutPath("taken")));
+}
+
+}  // namespace
+}  // namespace otpu::host

@@ -1,0 +1,255 @@
+// otpu-lens: records profiles from a board's trace buffer and explores them (SPEC 9,
+// docs/cli.md). list, info, html and open are lens's own code (lens/cli/commands.h).
+// Exit codes: 0 ok, 1 failure, 2 usage, 3 device busy (with a card), 4 bad profile file.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/lock/device_lock.h"
+#include "host/programs/board_factory.h"
+#include "host/programs/checkpoint_run.h"
+#include "host/programs/record_command.h"
+#include "lens/cli/commands.h"
+#include "workloads/common/strings.h"
+#include "workloads/list.h"
+#include "workloads/models/model_source.h"
+#include "workloads/models/qwen3_formats.h"
+
+namespace otpu::host {
+namespace {
+
+namespace po = boost::program_options;
+using lens::cli::Fail;
+using lens::cli::kExitFailure;
+using lens::cli::kExitOk;
+using lens::cli::kExitUsage;
+
+constexpr const char* kUsage =
+    "usage: otpu-lens record -o FILE [--dev PREFIX] [--model DIR]\n"
+    "                        [--prompt TEXT | --prompt-ids IDS] [--tokens N] [--pos N]\n"
+    "                        [--keep first|last]\n"
+    "                        [--wformat int8|int4|fp4|mix] [--head-format int8|int4|fp4]\n"
+    "                        [--timeout SEC] [--open]\n"
+    "       otpu-lens record -o FILE --sim [--workload NAME | --model DIR ...] [options above]\n"
+    "       otpu-lens open [FILE] [--port N] [--no-browser]\n"
+    "       otpu-lens html FILE -o OUT\n"
+    "       otpu-lens info FILE\n"
+    "       otpu-lens list\n";
+
+constexpr const char* kCommands = "record, open, html, info, list";
+
+// A card answers a run within the driver's 10 s; the board model is far slower (about 1e5
+// cycles/s against 1e8): a run there may take minutes before it counts as hung.
+constexpr double kCardTimeoutSeconds = 10;
+constexpr double kSimTimeoutSeconds = 30 * 60;
+
+// Options that only a checkpoint's decode takes.
+constexpr const char* kCheckpointOnly[] = {"prompt", "prompt-ids", "head-format"};
+
+// Whether the directory `out` goes into exists and is writable, so a long recording does not
+// end in an error about its output.
+bool OutputDirWritable(const std::string& out, std::string* why) {
+  std::filesystem::path dir = std::filesystem::path(out).parent_path();
+  if (dir.empty()) dir = ".";
+  struct stat st;
+  int err = 0;
+  if (stat(dir.c_str(), &st) != 0) {
+    err = errno;
+  } else if (!S_ISDIR(st.st_mode)) {
+    err = ENOTDIR;
+  } else if (access(dir.c_str(), W_OK) != 0) {
+    err = errno;
+  }
+  if (err == 0) return true;
+  *why = "directory " + dir.string() + " is not writable (" + std::strerror(err) + ")";
+  return false;
+}
+
+// The kernel workload's weight format (--wformat without a checkpoint).
+StatusOr<isa::WFormat> KernelWFormat(const std::string& wf) {
+  for (isa::WFormat f : {isa::WFormat::kINT8, isa::WFormat::kINT4, isa::WFormat::kFP4}) {
+    if (wf == isa::WFormatName(f)) return f;
+  }
+  return InvalidArgument("--wformat " + wf + ": expected int8, int4 or fp4" +
+                         (wf == "mix" ? " (mix is for a checkpoint: --model)" : ""));
+}
+
+int Record(const std::vector<std::string>& args) {
+  po::options_description opts("otpu-lens record options");
+  auto add = opts.add_options();
+  add("out,o", po::value<std::string>(), "profile file to write");
+  add("dev", po::value<std::string>(), "XDMA device prefix (default /dev/xdma0)");
+  add("sim", po::bool_switch(), "the Verilator board model instead of a card");
+  add("model", po::value<std::string>(),
+      "Hugging Face checkpoint directory (default models/Qwen3-0.6B on a card)");
+  add("prompt", po::value<std::string>(), "prompt, in the chat template");
+  add("prompt-ids", po::value<std::string>(), "comma-separated token ids instead of --prompt");
+  add("workload", po::value<std::string>(), "a kernel from list, or qwen-tiny (default mlp-small "
+                                            "with --sim)");
+  add("tokens", po::value<int>()->default_value(1), "steps to trace, one profile each");
+  add("pos", po::value<int>(), "first traced position (default the last prompt token) or step");
+  add("keep", po::value<std::string>()->default_value("first"), "first | last");
+  add("wformat", po::value<std::string>()->default_value("int8"), "int8 | int4 | fp4 | mix");
+  add("head-format", po::value<std::string>(), "int8 | int4 | fp4 (LM head)");
+  add("timeout", po::value<double>(), "seconds one run may take (card 10, --sim 1800)");
+  add("open", po::bool_switch(), "serve the profile in the Lens app after writing");
+  po::variables_map vm;
+  if (!lens::cli::Parse("otpu-lens", "record", args, opts, {}, &vm)) return kExitUsage;
+  const std::string prog = "otpu-lens record: ";
+  if (!vm.count("out")) return Fail(kExitUsage, prog + "missing -o FILE (the profile to write)");
+  BoardChoice choice;
+  choice.sim = vm["sim"].as<bool>();
+  if (choice.sim && vm.count("dev")) {
+    return Fail(kExitUsage, prog + "--dev and --sim: record on a card or on the board model");
+  }
+  if (vm.count("dev")) choice.dev = vm["dev"].as<std::string>();
+  if (vm.count("model") && vm.count("workload")) {
+    return Fail(kExitUsage, prog + "--model and --workload: record a checkpoint or a workload");
+  }
+  // A card decodes a checkpoint unless --workload names a kernel; the model runs a workload
+  // unless --model names a checkpoint.
+  const bool checkpoint = vm.count("model") || (!choice.sim && !vm.count("workload"));
+  if (!checkpoint) {
+    for (const char* name : kCheckpointOnly) {
+      if (vm.count(name)) {
+        return Fail(kExitUsage,
+                    prog + "--" + name + ": only with a checkpoint (--model DIR), not a workload");
+      }
+    }
+  }
+  if (vm.count("prompt") && vm.count("prompt-ids")) {
+    return Fail(kExitUsage, prog + "--prompt and --prompt-ids: give the prompt one way");
+  }
+
+  RecordArgs ra;
+  ra.out = vm["out"].as<std::string>();
+  const int tokens = vm["tokens"].as<int>();
+  if (tokens < 1) {
+    return Fail(kExitUsage,
+                prog + "--tokens " + std::to_string(tokens) + ": trace at least 1 step");
+  }
+  int pos = -1;
+  if (vm.count("pos")) {
+    pos = vm["pos"].as<int>();
+    if (pos < 0) {
+      return Fail(kExitUsage, prog + "--pos " + std::to_string(pos) + ": a position is at least 0");
+    }
+  }
+  const std::string keep = vm["keep"].as<std::string>();
+  if (keep != "first" && keep != "last") {
+    return Fail(kExitUsage, prog + "--keep " + keep + ": expected first or last");
+  }
+  ra.keep_last = keep == "last";
+  const std::string wf = vm["wformat"].as<std::string>();
+  if (checkpoint) {
+    CheckpointRequest req;
+    req.model = vm.count("model") ? vm["model"].as<std::string>()
+                                  : std::string(models::kDefaultCheckpointDir);
+    req.prompt = vm.count("prompt") ? vm["prompt"].as<std::string>()
+                                    : std::string(models::kDefaultPrompt);
+    if (vm.count("prompt-ids")) {
+      StatusOr<std::vector<int>> ids = ParsePromptIds(vm["prompt-ids"].as<std::string>());
+      if (!ids.ok()) return Fail(kExitUsage, prog + ids.status().message());
+      req.ids = *ids;
+    }
+    req.pos = pos;
+    req.tokens = tokens;
+    const std::string hf = vm.count("head-format") ? vm["head-format"].as<std::string>() : "-";
+    StatusOr<models::WeightFormats> formats = models::ParseWeightFormats(wf, hf);
+    if (!formats.ok()) {
+      return Fail(kExitUsage, prog + (formats.status().message().rfind("head", 0) == 0
+                                          ? "--head-format: "
+                                          : "--wformat: ") +
+                                  formats.status().message());
+    }
+    req.formats = *formats;
+    ra.checkpoint = req;
+  } else {
+    ra.workload = vm.count("workload") ? vm["workload"].as<std::string>() : "mlp-small";
+    ra.trace.tokens = tokens;
+    ra.trace.pos = pos;
+    StatusOr<isa::WFormat> f = KernelWFormat(wf);
+    if (!f.ok()) return Fail(kExitUsage, prog + f.status().message());
+    ra.trace.wf = *f;
+    bool known = false;
+    for (const workloads::WorkloadInfo& w : workloads::ListWorkloads())
+      known |= w.name == ra.workload;
+    if (!known) {
+      return Fail(kExitUsage, prog + "unknown workload '" + ra.workload + "' (see otpu-lens list)");
+    }
+  }
+  double timeout_s = choice.sim ? kSimTimeoutSeconds : kCardTimeoutSeconds;
+  if (vm.count("timeout")) {
+    timeout_s = vm["timeout"].as<double>();
+    if (!(timeout_s > 0)) {
+      return Fail(kExitUsage,
+                  prog + StrFormat("--timeout %g: a run needs more than 0 seconds", timeout_s));
+    }
+  }
+  ra.timeout = std::chrono::milliseconds(int64_t(timeout_s * 1000));
+  std::string why;
+  if (!OutputDirWritable(ra.out, &why)) return Fail(kExitFailure, prog + ra.out + ": " + why);
+
+  // A card is held for the whole recording, so no other tool's runs interleave with ours.
+  std::unique_ptr<DeviceLock> lock;
+  if (!choice.sim) {
+    StatusOr<std::unique_ptr<DeviceLock>> held = DeviceLock::ForTool(choice.dev);
+    if (!held.ok()) {
+      return Fail(held.status().code() == StatusCode::kUnavailable ? kBusyExitCode : kExitFailure,
+                  prog + held.status().message());
+    }
+    lock = std::move(*held);
+  }
+  ra.mem = BoardMemoryName(choice);
+  int code = kExitFailure;
+  {
+    StatusOr<std::unique_ptr<BoardIface>> board = MakeBoard(choice);
+    if (!board.ok()) return Fail(kExitFailure, prog + board.status().message());
+    code = RecordOn(**board, ra);
+  }
+  lock.reset();  // the board is closed; --open serves the file without the card
+  if (code != kExitOk || !vm["open"].as<bool>()) return code;
+  return lens::cli::Open("otpu-lens", {ra.out});
+}
+
+int Main(int argc, char** argv) {
+  if (argc < 2) {
+    return Fail(kExitUsage,
+                "otpu-lens: no command (" + std::string(kCommands) + "); see otpu-lens --help");
+  }
+  const std::string cmd = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    std::fputs(kUsage, stdout);
+    return kExitOk;
+  }
+  if (cmd == "record") return Record(args);
+  if (cmd == "list") return lens::cli::List("otpu-lens", args);
+  if (cmd == "info") return lens::cli::Info("otpu-lens", args);
+  if (cmd == "html") return lens::cli::Html("otpu-lens", args);
+  if (cmd == "open") return lens::cli::Open("otpu-lens", args);
+  return Fail(kExitUsage,
+              "otpu-lens: unknown command '" + cmd + "' (" + std::string(kCommands) + ")");
+}
+
+}  // namespace
+}  // namespace otpu::host
+
+int main(int argc, char** argv) {
+  try {
+    return otpu::host::Main(argc, argv);
+  } catch (const std::exception& e) {  // out of memory and the like: still one line
+    std::cerr << "otpu-lens: " << e.what() << "\n";
+    return 1;
+  }
+}

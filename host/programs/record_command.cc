@@ -1,0 +1,87 @@
+#include "host/programs/record_command.h"
+
+#include <cstdio>
+#include <memory>
+#include <utility>
+
+#include "host/card.h"
+#include "host/programs/greedy_tap.h"
+#include "lens/board_step_runner.h"
+#include "lens/cli/commands.h"
+#include "lens/otpuprof.h"
+#include "lens/recorder.h"
+#include "workloads/common/strings.h"
+
+namespace otpu::host {
+
+using lens::cli::Fail;
+
+int RecordOn(BoardIface& board, const RecordArgs& args) {
+  const std::string prog = "otpu-lens record: ";
+  StatusOr<std::unique_ptr<Card>> card = Card::Probe(&board);
+  if (!card.ok()) return Fail(lens::cli::kExitFailure, prog + card.status().message());
+  const CardInfo& info = (*card)->info();
+  const std::string trace =
+      info.has_trace() ? StrFormat("trace buffer of %lld records, read through %s",
+                                   (long long)info.trace_depth(),
+                                   info.has_trace_window() ? "the DMA window" : "TRACE_LO/HI")
+                       : std::string("no trace buffer: counters only");
+  std::printf("%s: register map %d, config %s (VERSION 0x%08X), %s\n", board.Describe().c_str(),
+              info.regmap, info.config.name.c_str(), info.version, trace.c_str());
+  std::fflush(stdout);
+  if (!info.has_trace()) {
+    std::fprintf(stderr,
+                 "otpu-lens record: note: the bitstream on %s has no trace buffer (register map "
+                 "%d): the profiles are counters only (kind board)\n",
+                 board.Describe().c_str(), info.regmap);
+  }
+
+  StatusOr<workloads::WorkloadRun> run =
+      args.checkpoint ? MakeCheckpointRun(*args.checkpoint, info.config)
+                      : lens::MakeTracedWorkload(args.workload, info.config, args.trace);
+  if (!run.ok()) {
+    // An unknown workload or steps it does not have: the command line asked for them. A
+    // checkpoint that is not there is a failure (the default one may simply not be fetched).
+    const StatusCode code = run.status().code();
+    const bool usage = code == StatusCode::kInvalidArgument ||
+                       (code == StatusCode::kNotFound && !args.checkpoint);
+    return Fail(usage ? lens::cli::kExitUsage : lens::cli::kExitFailure,
+                prog + run.status().message());
+  }
+
+  lens::BoardRunnerOptions ropts;
+  ropts.keep_last = args.keep_last;
+  ropts.timeout = args.timeout;
+  ropts.mem = args.mem;
+  lens::BoardStepRunner board_runner(card->get(), ropts);
+  GreedyTap greedy(&board_runner);
+  lens::StepRunner& runner = args.checkpoint ? static_cast<lens::StepRunner&>(greedy)
+                                             : static_cast<lens::StepRunner&>(board_runner);
+  lens::RecordOptions rec_opts;
+  if (info.has_trace()) rec_opts.bucket_cycles = int(info.counter_window());
+  const auto start = std::chrono::steady_clock::now();
+  StatusOr<lens::Recording> rec = lens::Record(*run, runner, rec_opts);
+  if (!rec.ok()) return Fail(lens::cli::kExitFailure, prog + rec.status().message());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("%zu steps in %.2f s, %zu traced\n", run->steps.size(), seconds,
+              rec->profiles.size());
+
+  lens::ProfileFile file;
+  file.created = lens::NowIso8601();
+  for (lens::Profile& p : rec->profiles) {
+    std::printf("%s\n", lens::ProfileLine(p).c_str());
+    for (const std::string& w : lens::LossWarnings(p)) std::printf("%s\n", w.c_str());
+    file.profiles.push_back(std::move(p));
+  }
+  std::printf("%s: check ok: %s\n", run->name.c_str(), rec->check.detail.c_str());
+  if (args.checkpoint) std::printf("%s\n", GreedyLine(greedy.tokens()).c_str());
+  Status written = lens::Write(args.out, file);
+  if (!written.ok()) return Fail(lens::cli::kExitFailure, prog + written.message());
+  std::printf("wrote %s (%zu profile%s)\n", args.out.c_str(), file.profiles.size(),
+              file.profiles.size() == 1 ? "" : "s");
+  std::fflush(stdout);
+  return lens::cli::kExitOk;
+}
+
+}  // namespace otpu::host

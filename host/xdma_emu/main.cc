@@ -1,0 +1,225 @@
+// otpu-xdma-emu: serves a simulated card as XDMA device files through FUSE (SPEC 7,
+// docs/xdma.md), so the real XDMA code path runs without a card.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/lock/device_lock.h"
+#include "host/programs/board_factory.h"
+#include "host/xdma_emu/emulated_xdma.h"
+#include "host/xdma_emu/fault_plan.h"
+#include "host/xdma_emu/fuse_server.h"
+#include "host/xdma_emu/mountpoint.h"
+#include "workloads/common/status.h"
+
+namespace po = boost::program_options;
+
+namespace otpu::xdma_emu {
+namespace {
+
+constexpr int kExitError = 1;  // the board or the mount failed
+constexpr int kExitUsage = 2;  // bad option
+constexpr int kExitBusy = host::kBusyExitCode;  // the mount point is taken or not empty
+
+constexpr char kUsage[] =
+    "usage: otpu-xdma-emu MOUNTPOINT [--regmap 1|2] [--stall N] [--fault SPEC]... [--foreground]\n"
+    "Serves a simulated openTPU card as MOUNTPOINT/xdma0_user, _h2c_0 and _c2h_0 (XDMA driver\n"
+    "semantics) and prints the device prefix MOUNTPOINT/xdma0 once mounted. Stop it with\n"
+    "SIGINT/SIGTERM or `fusermount3 -u MOUNTPOINT`.\n"
+    "fault SPEC: eio:FILE:N | short:FILE:N | timeout:FILE:N | slow:FILE:MS | hang\n"
+    "  (FILE = user, h2c or c2h; N = that file's Nth request, from 1)\n";
+
+struct Options {
+  std::string mountpoint;
+  int regmap = 2;
+  int stall = 0;
+  std::vector<std::string> faults;
+  bool foreground = false;
+  bool help = false;
+};
+
+// Parses the command line; false (after one stderr line) on a usage error.
+bool ParseOptions(int argc, char** argv, Options* options, std::vector<Fault>* faults) {
+  po::options_description visible("options");
+  visible.add_options()
+      ("help,h", po::bool_switch(&options->help), "print this help")
+      ("regmap", po::value(&options->regmap)->default_value(2),
+       "register-map version of the simulated bitstream: 2, or 1 (no REGMAP, CAPS, counters "
+       "or trace)")
+      ("stall", po::value(&options->stall)->default_value(0),
+       "percent of cycles the board's DRAM withholds ready (0..100, seeded)")
+      ("fault", po::value(&options->faults)->composing(), "inject a fault (repeatable)")
+      ("foreground,f", po::bool_switch(&options->foreground),
+       "stay in the foreground (messages on stderr) instead of detaching");
+  po::options_description all;
+  all.add(visible).add_options()("mountpoint", po::value(&options->mountpoint));
+  po::positional_options_description positional;
+  positional.add("mountpoint", 1);
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "otpu-xdma-emu: %s (see otpu-xdma-emu --help)\n", e.what());
+    return false;
+  }
+  if (options->help) {
+    std::cout << kUsage << "\n" << visible;
+    return true;
+  }
+  std::string error;
+  if (options->mountpoint.empty()) error = "no MOUNTPOINT";
+  else if (options->regmap != 1 && options->regmap != 2) error = "--regmap must be 1 or 2";
+  else if (options->stall < 0 || options->stall > 100) error = "--stall must be 0..100 (percent)";
+  for (const std::string& spec : options->faults) {
+    if (!error.empty()) break;
+    StatusOr<Fault> fault = ParseFault(spec);
+    if (fault.ok()) faults->push_back(*fault);
+    else error = fault.status().message();
+  }
+  if (!error.empty()) {
+    std::fprintf(stderr, "otpu-xdma-emu: %s (see otpu-xdma-emu --help)\n", error.c_str());
+    return false;
+  }
+  return true;
+}
+
+int ExitCodeFor(const Status& status) {
+  return status.code() == StatusCode::kUnavailable ? kExitBusy : kExitError;
+}
+
+// How the serving process tells that the mount is ready or why it could not mount.
+struct Startup {
+  std::function<void(const std::string& prefix)> ready;
+  std::function<void(int exit_code, const std::string& message)> failed;
+};
+
+// Builds the board, mounts and serves until a signal or an unmount. The exit code.
+int Serve(const std::string& mountpoint, const Options& options, std::vector<Fault> faults,
+          const Startup& startup) {
+  host::BoardChoice choice;
+  choice.sim = true;
+  choice.regmap = options.regmap;
+  choice.stall_percent = options.stall;
+  StatusOr<std::unique_ptr<host::BoardIface>> board = host::MakeBoard(choice);
+  if (!board.ok()) {
+    startup.failed(kExitError, "cannot build the board model: " + board.status().message());
+    return kExitError;
+  }
+  EmulatedXdma device(board->get(), FaultPlan(std::move(faults)));
+  const std::string prefix = mountpoint + "/" + kDeviceName;
+  bool mounted = false;
+  Status served = ServeDevice(mountpoint, &device, [&] {
+    mounted = true;
+    startup.ready(prefix);
+  });
+  if (!served.ok()) {
+    if (!mounted) startup.failed(kExitError, served.message());
+    else std::fprintf(stderr, "otpu-xdma-emu: %s\n", served.message().c_str());
+    return kExitError;
+  }
+  return 0;
+}
+
+// Runs Serve in a detached child; the parent returns once the mount is ready (printing the
+// prefix) or failed (printing why), with the matching exit code.
+int ServeDetached(const std::string& mountpoint, const Options& options,
+                  std::vector<Fault> faults) {
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    std::fprintf(stderr, "otpu-xdma-emu: pipe: %s\n", std::strerror(errno));
+    return kExitError;
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    std::fprintf(stderr, "otpu-xdma-emu: fork: %s\n", std::strerror(errno));
+    return kExitError;
+  }
+  if (pid == 0) {
+    ::close(pipe_fds[0]);
+    ::setsid();
+    if (::chdir("/") != 0) std::_Exit(kExitError);
+    const int report = pipe_fds[1];
+    auto send = [report](const std::string& line) {
+      if (::write(report, line.data(), line.size()) < 0) {
+        // The parent is gone: nobody is left to tell; serving goes on.
+      }
+    };
+    Startup startup;
+    startup.ready = [&](const std::string& prefix) {
+      send("R " + prefix + "\n");
+      ::close(report);
+      const int null_fd = ::open("/dev/null", O_RDWR);
+      for (int fd = 0; fd <= 2; ++fd) ::dup2(null_fd, fd);
+      if (null_fd > 2) ::close(null_fd);
+    };
+    startup.failed = [&](int code, const std::string& message) {
+      send("F " + std::to_string(code) + " " + message + "\n");
+    };
+    std::_Exit(Serve(mountpoint, options, std::move(faults), startup));
+  }
+  ::close(pipe_fds[1]);
+  std::string reply;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(pipe_fds[0], buf, sizeof(buf))) != 0) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    reply.append(buf, static_cast<size_t>(n));
+  }
+  ::close(pipe_fds[0]);
+  if (!reply.empty() && reply.back() == '\n') reply.pop_back();
+  if (reply.rfind("R ", 0) == 0) {
+    std::printf("%s\n", reply.c_str() + 2);
+    return 0;
+  }
+  ::waitpid(pid, nullptr, 0);
+  if (reply.rfind("F ", 0) == 0) {
+    const size_t space = reply.find(' ', 2);
+    std::fprintf(stderr, "otpu-xdma-emu: %s\n", reply.c_str() + space + 1);
+    return std::atoi(reply.c_str() + 2);
+  }
+  std::fprintf(stderr, "otpu-xdma-emu: the emulator process ended before %s was mounted\n",
+               mountpoint.c_str());
+  return kExitError;
+}
+
+int Main(int argc, char** argv) {
+  Options options;
+  std::vector<Fault> faults;
+  if (!ParseOptions(argc, argv, &options, &faults)) return kExitUsage;
+  if (options.help) return 0;
+  StatusOr<std::string> mountpoint = CheckMountpoint(options.mountpoint);
+  if (!mountpoint.ok()) {
+    std::fprintf(stderr, "otpu-xdma-emu: %s\n", mountpoint.status().message().c_str());
+    return ExitCodeFor(mountpoint.status());
+  }
+  if (!options.foreground) return ServeDetached(*mountpoint, options, std::move(faults));
+  Startup startup;
+  startup.ready = [](const std::string& prefix) {
+    std::printf("%s\n", prefix.c_str());
+    std::fflush(stdout);
+  };
+  startup.failed = [](int, const std::string& message) {
+    std::fprintf(stderr, "otpu-xdma-emu: %s\n", message.c_str());
+  };
+  return Serve(*mountpoint, options, std::move(faults), startup);
+}
+
+}  // namespace
+}  // namespace otpu::xdma_emu
+
+int main(int argc, char** argv) { return otpu::xdma_emu::Main(argc, argv); }

@@ -1,0 +1,102 @@
+#include "lens/board_record.h"
+
+#include <gtest/gtest.h>
+
+namespace otpu::lens {
+namespace {
+
+std::vector<int> Traced(const workloads::WorkloadRun& run) {
+  std::vector<int> steps;
+  for (size_t i = 0; i < run.steps.size(); ++i) {
+    if (run.steps[i].traced) steps.push_back(int(i));
+  }
+  return steps;
+}
+
+TEST(MakeTracedWorkload, QwenTinyTracesTokensStepsFromItsDefaultPosition) {
+  auto run = MakeTracedWorkload("qwen-tiny", isa::Config::Sim(), {.tokens = 2});
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_EQ(run->steps.size(), 5u);  // positions 0..4
+  EXPECT_EQ(Traced(*run), (std::vector<int>{3, 4}));
+}
+
+TEST(MakeTracedWorkload, QwenTinyPosPicksTheFirstTracedPosition) {
+  auto run = MakeTracedWorkload("qwen-tiny", isa::Config::Sim(), {.pos = 1, .tokens = 3});
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_EQ(run->steps.size(), 4u);
+  EXPECT_EQ(Traced(*run), (std::vector<int>{1, 2, 3}));
+}
+
+TEST(MakeTracedWorkload, KernelTracesItsOneStep) {
+  auto run = MakeTracedWorkload("mlp-small", isa::Config::Sim(), {});
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_EQ(Traced(*run), (std::vector<int>{0}));
+}
+
+TEST(MakeTracedWorkload, MoreStepsThanTheWorkloadHasNamesTheOptions) {
+  auto run = MakeTracedWorkload("mlp-small", isa::Config::Sim(), {.tokens = 2});
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(run.status().message(), "--pos -1 --tokens 2: workload mlp-small has 1 step to trace");
+  run = MakeTracedWorkload("mlp-small", isa::Config::Sim(), {.pos = 1});
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.status().message().find("--pos 1 --tokens 1"), std::string::npos);
+}
+
+TEST(MakeTracedWorkload, BadValuesAndNamesAreRefused) {
+  EXPECT_EQ(MakeTracedWorkload("mlp-small", isa::Config::Sim(), {.tokens = 0}).status().message(),
+            "--tokens 0: trace at least 1 step");
+  EXPECT_EQ(MakeTracedWorkload("mlp-small", isa::Config::Sim(), {.pos = -2}).status().message(),
+            "--pos -2: a position is at least 0");
+  EXPECT_EQ(MakeTracedWorkload("nope", isa::Config::Sim(), {}).status().code(),
+            StatusCode::kNotFound);
+}
+
+Profile HwProfile(HwTrace t) {
+  Profile p;
+  p.kind = ProfileKind::kHw;
+  p.name = "qwen-tiny step 3";
+  p.cycles = 81234;
+  p.roofline.efficiency = 0.451;
+  p.hwtrace = t;
+  return p;
+}
+
+TEST(ProfileLine, SaysCyclesRooflineAndTheTrace) {
+  HwTrace t;
+  t.records = t.count = 12345;
+  t.complete = true;
+  EXPECT_EQ(ProfileLine(HwProfile(t)),
+            "qwen-tiny step 3: hw profile, 81234 cycles, 45.1% of the roofline, 12345 records "
+            "(count 12345, drop 0, lost 0, not wrapped)");
+  EXPECT_TRUE(LossWarnings(HwProfile(t)).empty());
+  Profile board = HwProfile(t);
+  board.kind = ProfileKind::kBoard;
+  board.hwtrace.reset();
+  EXPECT_EQ(ProfileLine(board),
+            "qwen-tiny step 3: board profile, 81234 cycles, 45.1% of the roofline, counters only "
+            "(no trace buffer)");
+}
+
+TEST(LossWarnings, NameDropsAndRecordsPastTheBuffer) {
+  HwTrace t;
+  t.count = 70000;
+  t.depth = 65536;
+  t.records = 65536;
+  t.lost = 70000 - 65536;
+  t.drop = 12;
+  t.traced_to = 5000;
+  EXPECT_EQ(LossWarnings(HwProfile(t)),
+            (std::vector<std::string>{
+                "warning: qwen-tiny step 3: the capture queue dropped 12 events (TRACE_DROP)",
+                "warning: qwen-tiny step 3: 4464 of 70000 records did not fit the buffer of 65536: "
+                "the run after cycle 5000 is missing"}));
+  t.keep = "last";
+  t.drop = 0;
+  EXPECT_EQ(LossWarnings(HwProfile(t)).back(),
+            "warning: qwen-tiny step 3: 4464 of 70000 records did not fit the buffer of 65536: "
+            "the ring kept the last ones");
+}
+
+}  // namespace
+}  // namespace otpu::lens

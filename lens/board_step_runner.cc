@@ -1,0 +1,143 @@
+#include "lens/board_step_runner.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "lens/build_board_profile.h"
+#include "lens/build_hw_profile.h"
+#include "lens/notes.h"
+#include "workloads/common/strings.h"
+
+namespace otpu::lens {
+namespace {
+
+constexpr uint64_t kPage = SparseMemory::kPageBytes;
+// The resident program's DRAM address: below every workload's data (workloads/list.h).
+constexpr uint64_t kProgramAddr = 0;
+
+// A trace that lost its halt record (a buffer that filled first) gives no cycles and no port
+// totals; the card counted both. Fills them in, with the roofline, and redoes the notes that
+// depend on them (the verdict, the hotspots' shares) in place.
+void CompleteFromCounters(const host::RunCounters& c, Profile* p) {
+  const std::vector<Note> stale = MakeNotes(*p);
+  p->cycles = c.cycles;
+  p->slices[0].ports.c = c.cycles;
+  SliceRoofline& r = p->roofline.per_slice[0];
+  r.portb = c.b_rd + c.b_wr;
+  r.porta = c.a_rd + c.a_wr;
+  r.bound = std::max(r.portb, r.porta);
+  p->roofline.bound = r.bound;
+  p->roofline.efficiency = c.cycles > 0 ? double(r.bound) / double(c.cycles) : 0.0;
+  const std::vector<Note> fresh = MakeNotes(*p);
+  for (Note& n : p->notes) {
+    const auto it = std::find(stale.begin(), stale.end(), n);
+    if (it != stale.end()) n = fresh[size_t(it - stale.begin())];
+  }
+  p->notes.push_back({NoteLevel::kInfo,
+                      "the trace lost the halt: cycles and the roofline's port totals are the "
+                      "card's counters (CYCLES, B_RD + B_WR, A_RD + A_WR)"});
+}
+
+}  // namespace
+
+BoardStepRunner::BoardStepRunner(host::Card* card, const BoardRunnerOptions& opts)
+    : card_(card), opts_(opts) {}
+
+ProfileKind BoardStepRunner::kind() const {
+  return card_->info().has_trace() ? ProfileKind::kHw : ProfileKind::kBoard;
+}
+
+Status BoardStepRunner::Load(const workloads::WorkloadRun& run) {
+  const isa::Config& cfg = card_->config();
+  if (run.config.Version() != cfg.Version() || run.config.DRAM_BYTES > cfg.DRAM_BYTES) {
+    return InvalidArgument(StrFormat("the workload was built for config %s, but %s has config %s",
+                                     run.config.name.c_str(), card_->board().Describe().c_str(),
+                                     cfg.name.c_str()));
+  }
+  const uint64_t program_end = kProgramAddr + uint64_t(run.program.size()) * isa::kInstrBytes;
+  const auto& pages = run.image.pages();
+  if (!pages.empty() && pages.begin()->first * kPage < program_end) {
+    return InvalidArgument(
+        StrFormat("the image starts at DRAM 0x%llx, inside the program's 0x%llx bytes at 0x%llx",
+                  (unsigned long long)(pages.begin()->first * kPage),
+                  (unsigned long long)program_end, (unsigned long long)kProgramAddr));
+  }
+  // Zero what the image leaves unwritten up to its last page or output, in runs of pages.
+  uint64_t top = pages.empty() ? 0 : (pages.rbegin()->first + 1) * kPage;
+  for (const workloads::DramRange& r : run.outputs) top = std::max(top, r.addr + r.bytes);
+  top = std::min(top, run.image.size());
+  for (uint64_t page = 0; page * kPage < top;) {
+    if (pages.count(page)) {
+      ++page;
+      continue;
+    }
+    uint64_t end = page;
+    while (end * kPage < top && !pages.count(end)) ++end;
+    RETURN_IF_ERROR(card_->ScrubDram(page * kPage, std::min(end * kPage, top) - page * kPage));
+    page = end;
+  }
+  RETURN_IF_ERROR(card_->WriteImage(run.image));
+  RETURN_IF_ERROR(card_->WriteProgram(run.program, kProgramAddr));
+  dram_ = std::make_unique<SparseMemory>(run.image);
+  outputs_ = run.outputs;
+  last_ = {};
+  return OkStatus();
+}
+
+Status BoardStepRunner::WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) {
+  if (!dram_) return Internal("board runner: WriteDram before Load");
+  if (!dram_->Contains(addr, bytes.size())) {
+    return InvalidArgument(StrFormat("step write of %zu bytes at DRAM 0x%llx is outside DRAM",
+                                     bytes.size(), (unsigned long long)addr));
+  }
+  RETURN_IF_ERROR(card_->WriteDram(addr, bytes.data(), bytes.size()));
+  dram_->Write(addr, bytes.data(), bytes.size());
+  return OkStatus();
+}
+
+StatusOr<sim::RunEvents> BoardStepRunner::Run(const workloads::Step& step) {
+  if (!dram_) return Internal("board runner: Run before Load");
+  host::RunOptions ro;
+  ro.args = step.args;
+  ro.trace.enable = step.traced && card_->info().has_trace();
+  ro.trace.keep_last = opts_.keep_last;
+  ro.timeout = opts_.timeout;
+  ASSIGN_OR_RETURN(last_, card_->Run(ro));
+  for (const workloads::DramRange& r : outputs_) {
+    std::vector<uint8_t> bytes(r.bytes);
+    RETURN_IF_ERROR(card_->ReadDram(r.addr, bytes.data(), bytes.size()));
+    dram_->Write(r.addr, bytes.data(), bytes.size());
+  }
+  sim::RunEvents events;
+  events.cycles = last_.counters.cycles;
+  events.retired = last_.counters.icount;
+  return events;
+}
+
+StatusOr<Profile> BoardStepRunner::BuildStepProfile(const std::string& name,
+                                                    const workloads::WorkloadRun& run,
+                                                    const sim::RunEvents& events,
+                                                    int bucket_cycles) {
+  const host::CardInfo& info = card_->info();
+  if (!last_.trace) {
+    return BuildBoardProfile(name, info, run.program, last_.counters, opts_.mem);
+  }
+  if (bucket_cycles != info.counter_window()) {
+    return InvalidArgument(StrFormat("bucket of %d cycles, but the card counts windows of %lld",
+                                     bucket_cycles, (long long)info.counter_window()));
+  }
+  const host::TraceDrain& t = *last_.trace;
+  TraceRegisters regs;
+  regs.count = t.count;
+  regs.drop = t.drop;
+  regs.depth = t.depth;
+  regs.keep_last = t.keep_last;
+  ASSIGN_OR_RETURN(Profile p, BuildHwProfile(name, info.config, run.program, t.records, regs,
+                                             bucket_cycles, opts_.mem));
+  p.clock_mhz = info.clock_mhz();
+  p.board = BoardCounters(last_.counters);
+  if (p.cycles == 0 && last_.counters.cycles > 0) CompleteFromCounters(last_.counters, &p);
+  return p;
+}
+
+}  // namespace otpu::lens

@@ -1,0 +1,151 @@
+// BoardStepRunner on the board model: a map-1 bitstream's counters-only profiles, a trace
+// longer than the buffer, and the errors. One SimBoard per process: ctest runs each case alone.
+#include "lens/board_step_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "sim/board/sim_board.h"
+#include "workloads/common/strings.h"
+#include "workloads/list.h"
+
+namespace otpu::lens {
+namespace {
+
+struct OnBoard {
+  std::unique_ptr<board::SimBoard> board;
+  std::unique_ptr<host::Card> card;
+};
+
+OnBoard Make(int regmap = 2) {
+  board::SimBoardOptions o;
+  o.regmap = regmap;
+  auto b = board::SimBoard::Create(o);
+  OTPU_CHECK(b.ok());
+  auto c = host::Card::Probe(b->get());
+  OTPU_CHECK(c.ok());
+  return {std::move(b).value(), std::move(c).value()};
+}
+
+workloads::WorkloadRun MlpSmall(const isa::Config& cfg) {
+  auto run = workloads::MakeWorkload("mlp-small", cfg);
+  OTPU_CHECK(run.ok());
+  return std::move(run).value();
+}
+
+TEST(BoardStepRunner, MapOneCardGivesACheckedCountersOnlyProfile) {
+  OnBoard b = Make(/*regmap=*/1);
+  BoardStepRunner runner(b.card.get(), {});
+  EXPECT_EQ(runner.kind(), ProfileKind::kBoard);
+  auto rec = Record(MlpSmall(b.card->config()), runner);
+  ASSERT_TRUE(rec.ok()) << rec.status().message();
+  ASSERT_EQ(rec->profiles.size(), 1u);
+  const Profile& p = rec->profiles[0];
+  EXPECT_EQ(p.kind, ProfileKind::kBoard);
+  EXPECT_FALSE(p.hwtrace.has_value());
+  EXPECT_EQ(p.cycles, runner.last().counters.cycles);
+  EXPECT_GT(p.roofline.bound, 0);
+  EXPECT_TRUE(p.instrs.empty());
+  ASSERT_TRUE(p.board.has_value());
+  EXPECT_EQ(p.board->size(), 7u);                     // no free-running counters on map 1
+  EXPECT_TRUE(rec->check.ok()) << rec->check.detail;  // the outputs came back from the card
+}
+
+TEST(BoardStepRunner, HwProfileCarriesTheCardsCounters) {
+  OnBoard b = Make();
+  BoardStepRunner runner(b.card.get(), {.mem = "axi"});
+  RecordOptions ro;
+  ro.bucket_cycles = int(b.card->info().counter_window());
+  auto rec = Record(MlpSmall(b.card->config()), runner, ro);
+  ASSERT_TRUE(rec.ok()) << rec.status().message();
+  const Profile& p = rec->profiles[0];
+  EXPECT_EQ(p.kind, ProfileKind::kHw);
+  EXPECT_EQ(p.config.MEM, "axi");
+  ASSERT_TRUE(p.board.has_value());
+  EXPECT_EQ(p.board->size(), 7u + isa::kNumCounters);
+  EXPECT_EQ((*p.board)[0], (CounterValue{"CYCLES", p.cycles}));
+  EXPECT_TRUE(p.hwtrace->complete);
+}
+
+// More records than the buffer holds, keep first: a prefix, lost = COUNT - DEPTH, the note.
+TEST(BoardStepRunner, TraceLongerThanTheBufferKeepsThePrefixAndSaysWhatIsLost) {
+  OnBoard b = Make();
+  const int64_t depth = b.card->info().trace_depth();
+  workloads::WorkloadRun run;
+  run.name = "copies";
+  run.config = b.card->config();
+  run.image = SparseMemory(run.config.DRAM_BYTES);
+  isa::ProgramBuilder pb;
+  pb.Loop(uint32_t(depth / 12), [&] {
+    pb.Vop({.fn = isa::VopFn::kCOPY, .dst = isa::At(4096), .a = isa::At(0), .b = {}, .n = 256});
+  });
+  run.program = pb.Finish();
+  run.steps = {workloads::Step{.traced = true}};
+  BoardStepRunner runner(b.card.get(), {.timeout = std::chrono::minutes(5)});
+  RecordOptions ro;
+  ro.bucket_cycles = int(b.card->info().counter_window());
+  auto rec = Record(run, runner, ro);
+  ASSERT_TRUE(rec.ok()) << rec.status().message();
+  const HwTrace& t = *rec->profiles[0].hwtrace;
+  EXPECT_GT(t.count, depth);
+  EXPECT_EQ(t.records, depth);
+  EXPECT_EQ(t.lost, t.count - depth);
+  EXPECT_FALSE(t.complete);
+  // The halt is past the buffer: cycles and the roofline come from the card's counters.
+  EXPECT_EQ(rec->profiles[0].cycles, runner.last().counters.cycles);
+  EXPECT_LT(t.traced_to, rec->profiles[0].cycles);
+  const std::vector<Note>& notes = rec->profiles[0].notes;
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [&](const Note& n) {
+    return n.text.find(std::to_string(t.lost) + " of " + std::to_string(t.count) +
+                       " records did not fit the buffer") != std::string::npos;
+  }));
+  EXPECT_NE(notes.back().text.find("the trace lost the halt"), std::string::npos);
+  EXPECT_NE(notes[0].text.find(std::to_string(runner.last().counters.cycles) + " cycles"),
+            std::string::npos)
+      << notes[0].text;
+}
+
+TEST(BoardStepRunner, WorkloadForAnotherConfigurationIsRefused) {
+  OnBoard b = Make();
+  BoardStepRunner runner(b.card.get(), {});
+  const isa::Config& cfg = b.card->config();
+  const isa::Config other = cfg.name == "sim" ? isa::Config::Board() : isa::Config::Sim();
+  Status s = runner.Load(MlpSmall(other));
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(), "the workload was built for config " + other.name +
+                             ", but board model has config " + cfg.name);
+}
+
+TEST(BoardStepRunner, ImageOverTheProgramAndWritesOutsideDramAreRefused) {
+  OnBoard b = Make();
+  BoardStepRunner runner(b.card.get(), {});
+  EXPECT_EQ(runner.Run({}).status().message(), "board runner: Run before Load");
+  workloads::WorkloadRun run = MlpSmall(b.card->config());
+  run.image.Write32(64, 1);  // inside the program's bytes at DRAM 0
+  EXPECT_NE(runner.Load(run).message().find("the image starts at DRAM 0x0, inside the program's"),
+            std::string::npos)
+      << runner.Load(run).message();
+  ASSERT_TRUE(runner.Load(MlpSmall(b.card->config())).ok());
+  const uint64_t end = b.card->config().DRAM_BYTES;
+  EXPECT_EQ(runner.WriteDram(end - 2, {1, 2, 3, 4}).message(),
+            "step write of 4 bytes at DRAM 0x" + StrFormat("%llx", (unsigned long long)(end - 2)) +
+                " is outside DRAM");
+}
+
+TEST(BoardStepRunner, BucketOtherThanTheCardsWindowIsRefused) {
+  OnBoard b = Make();
+  BoardStepRunner runner(b.card.get(), {});
+  RecordOptions ro;
+  ro.bucket_cycles = int(b.card->info().counter_window()) + 1;
+  auto rec = Record(MlpSmall(b.card->config()), runner, ro);
+  ASSERT_FALSE(rec.ok());
+  EXPECT_NE(rec.status().message().find("bucket of " + std::to_string(ro.bucket_cycles) +
+                                        " cycles, but the card counts windows of"),
+            std::string::npos)
+      << rec.status().message();
+}
+
+}  // namespace
+}  // namespace otpu::lens

@@ -1,0 +1,195 @@
+#include "lens/cli/commands.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "lens/app/page.h"
+#include "lens/app_server.h"
+#include "lens/chrome_trace.h"
+#include "lens/html_export.h"
+#include "lens/info.h"
+#include "lens/otpuprof.h"
+#include "lens/summary.h"
+#include "workloads/list.h"
+
+namespace otpu::lens::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+// The one FILE positional of `cmd`: its path, or "" (and the usage error printed) when there is
+// none (and `required`) or more than one.
+bool OneFile(const std::string& prog, const std::string& cmd, const po::variables_map& vm,
+             bool required, std::string* path) {
+  if (!vm.count("file")) {
+    if (required) Fail(kExitUsage, prog + " " + cmd + ": name a profile FILE");
+    return !required;
+  }
+  const std::vector<std::string>& files = vm["file"].as<std::vector<std::string>>();
+  if (files.size() > 1) {
+    Fail(kExitUsage, prog + " " + cmd + ": one FILE at a time (also got '" + files[1] + "')");
+    return false;
+  }
+  *path = files[0];
+  return true;
+}
+
+// Reads a profile file for `cmd`; on failure prints the error and sets *code.
+std::optional<ProfileFile> ReadFor(const std::string& prog, const std::string& cmd,
+                                   const std::string& path, int* code) {
+  StatusOr<ProfileFile> file = Read(path);
+  if (!file.ok()) {
+    *code = Fail(file.status().code() == StatusCode::kDataLoss ? kExitBadFile : kExitFailure,
+                 prog + " " + cmd + ": " + file.status().message());
+    return std::nullopt;
+  }
+  return std::move(file).value();
+}
+
+}  // namespace
+
+int Fail(int code, const std::string& line) {
+  std::cerr << line << "\n";
+  return code;
+}
+
+bool Parse(const std::string& prog, const std::string& cmd, const std::vector<std::string>& args,
+           const po::options_description& opts, const po::positional_options_description& pos,
+           po::variables_map* vm) {
+  try {
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), *vm);
+    po::notify(*vm);
+  } catch (const po::error& e) {
+    Fail(kExitUsage, prog + " " + cmd + ": " + e.what());
+    return false;
+  }
+  return true;
+}
+
+int List(const std::string& prog, const std::vector<std::string>& args) {
+  if (!args.empty()) return Fail(kExitUsage, prog + " list: unexpected argument '" + args[0] + "'");
+  for (const workloads::WorkloadInfo& w : workloads::ListWorkloads()) {
+    std::printf("%-10s %s\n", w.name.c_str(), w.description.c_str());
+  }
+  return kExitOk;
+}
+
+int Info(const std::string& prog, const std::vector<std::string>& args) {
+  po::options_description opts(prog + " info options");
+  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file");
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  po::variables_map vm;
+  std::string path;
+  if (!Parse(prog, "info", args, opts, pos, &vm) || !OneFile(prog, "info", vm, true, &path))
+    return kExitUsage;
+  int code = kExitOk;
+  std::optional<ProfileFile> file = ReadFor(prog, "info", path, &code);
+  if (!file) return code;
+  std::fputs(InfoText(*file, path).c_str(), stdout);
+  return kExitOk;
+}
+
+int Summary(const std::string& prog, const std::vector<std::string>& args) {
+  po::options_description opts(prog + " summary options");
+  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")(
+      "json", po::bool_switch(), "print JSON instead of text");
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  po::variables_map vm;
+  std::string path;
+  if (!Parse(prog, "summary", args, opts, pos, &vm) || !OneFile(prog, "summary", vm, true, &path))
+    return kExitUsage;
+  int code = kExitOk;
+  std::optional<ProfileFile> file = ReadFor(prog, "summary", path, &code);
+  if (!file) return code;
+  std::fputs((vm["json"].as<bool>() ? SummaryJson(*file, path) : SummaryText(*file, path)).c_str(),
+             stdout);
+  return kExitOk;
+}
+
+int Html(const std::string& prog, const std::vector<std::string>& args) {
+  po::options_description opts(prog + " html options");
+  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")(
+      "out,o", po::value<std::string>(), "page to write");
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  po::variables_map vm;
+  std::string path;
+  if (!Parse(prog, "html", args, opts, pos, &vm) || !OneFile(prog, "html", vm, true, &path))
+    return kExitUsage;
+  if (!vm.count("out")) return Fail(kExitUsage, prog + " html: missing -o OUT (the page to write)");
+  const std::string out = vm["out"].as<std::string>();
+  StatusOr<HtmlExportInfo> info = ExportHtml(path, out);
+  if (!info.ok()) {
+    return Fail(info.status().code() == StatusCode::kDataLoss ? kExitBadFile : kExitFailure,
+                prog + " html: " + info.status().message());
+  }
+  std::printf("wrote %s (%.1f MB, %d profile%s); open it in a browser: file://%s\n", out.c_str(),
+              double(info->page_bytes) / 1e6, info->profiles, info->profiles == 1 ? "" : "s",
+              std::filesystem::absolute(out).c_str());
+  return kExitOk;
+}
+
+int Open(const std::string& prog, const std::vector<std::string>& args) {
+  po::options_description opts(prog + " open options");
+  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")(
+      "port", po::value<int>()->default_value(0), "port on 127.0.0.1 (0: any free one)")(
+      "no-browser", po::bool_switch(), "do not open a browser");
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  po::variables_map vm;
+  std::string path;
+  if (!Parse(prog, "open", args, opts, pos, &vm) || !OneFile(prog, "open", vm, false, &path))
+    return kExitUsage;
+  const int port = vm["port"].as<int>();
+  if (port < 0 || port > 65535) {
+    return Fail(kExitUsage, prog + " open: --port " + std::to_string(port) +
+                                ": expected 0 (any free port) to 65535");
+  }
+  int code = kExitOk;
+  if (!path.empty() && !ReadFor(prog, "open", path, &code))
+    return code;  // a bad file fails here, not in the page
+  StatusOr<std::unique_ptr<AppServer>> server = AppServer::Create(
+      std::string(AppPage()), path.empty() ? "" : std::filesystem::absolute(path).string(), port);
+  if (!server.ok()) return Fail(kExitFailure, prog + " open: " + server.status().message());
+  std::printf("Lens is serving %s at %s (Ctrl-C to stop)\n",
+              path.empty() ? "no profile" : path.c_str(), (*server)->Url().c_str());
+  if (!vm["no-browser"].as<bool>()) {
+    StatusOr<std::string> browser = OpenBrowser((*server)->Url());
+    if (!browser.ok()) std::printf("%s\n", browser.status().message().c_str());
+  }
+  std::fflush(stdout);
+  (*server)->Wait();
+  return kExitOk;
+}
+
+int Export(const std::string& prog, const std::vector<std::string>& args) {
+  po::options_description opts(prog + " export options");
+  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")(
+      "chrome-trace", po::bool_switch(), "Chrome trace events (Perfetto), gzip-compressed")(
+      "out,o", po::value<std::string>(), "file to write");
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  po::variables_map vm;
+  std::string path;
+  if (!Parse(prog, "export", args, opts, pos, &vm) || !OneFile(prog, "export", vm, true, &path))
+    return kExitUsage;
+  if (!vm["chrome-trace"].as<bool>())
+    return Fail(kExitUsage, prog + " export: name a format: --chrome-trace");
+  if (!vm.count("out"))
+    return Fail(kExitUsage, prog + " export: missing -o OUT (the trace to write)");
+  int code = kExitOk;
+  std::optional<ProfileFile> file = ReadFor(prog, "export", path, &code);
+  if (!file) return code;
+  const std::string out = vm["out"].as<std::string>();
+  Status s = WriteChromeTrace(*file, out);
+  if (!s.ok()) return Fail(kExitFailure, prog + " export: " + s.message());
+  std::printf("wrote %s (Chrome trace events; open it in https://ui.perfetto.dev)\n", out.c_str());
+  return kExitOk;
+}
+
+}  // namespace otpu::lens::cli

@@ -1,0 +1,379 @@
+// The board (SPEC 4, docs/registers.md): the core, the register block, the program loader,
+// the counters and the trace unit. Outside are the register bus, the DRAM ports (the core's,
+// with the loader's reads muxed onto port B while it loads), the trace window read port
+// (for DMA reads at 0x1_0000_0000 + 8 i), an AXI error input and the core's events (the
+// lossless `rtl` tap of SPEC 5).
+//
+// The map version is a strap (regmap_v1_i) so that one Verilated model serves both maps; a
+// synthesis top ties it to its build option.
+module otpu_board
+  import otpu_pkg::*;
+  import otpu_core_pkg::*;
+#(
+  // The core (otpu_core, docs/rtl-core.md)
+  parameter int unsigned     D           = 32,
+  parameter int unsigned     MCOLS       = 8,
+  parameter int unsigned     LANES       = 8,
+  parameter int unsigned     CL          = 2,
+  parameter int unsigned     WIN         = 16,
+  parameter int unsigned     ACT_BLOCKS  = 128,
+  parameter int unsigned     ACT_ROWS    = 16,
+  parameter int unsigned     TMEM_WORDS  = 65536,
+  parameter int unsigned     IMEM_WORDS  = 4096,
+  parameter int unsigned     FIFO_DEPTH  = 128,
+  parameter longint unsigned DRAM_BYTES  = 64'd1 << 30,
+  parameter int unsigned     DMA_ROB     = 64,
+  // The board
+  parameter int unsigned     TRACE_QD    = 64,      // trace capture-queue lines
+  parameter int unsigned     TRACE_DEPTH = 65536,   // trace buffer records (a power of two)
+  parameter int unsigned     WIN_LOG2    = 6,       // per-window counter window = 1 << WIN_LOG2
+  parameter int unsigned     CORE_KHZ    = 100000,
+  parameter int unsigned     BUILD_ID    = 0,
+  localparam int unsigned    DepthW      = $clog2(TRACE_DEPTH),
+  localparam int unsigned    ImemAw      = $clog2(IMEM_WORDS)
+) (
+  input  logic                             clk_i,
+  input  logic                             rst_ni,
+  input  logic                             regmap_v1_i,   // strap: register map version 1
+  // Register bus (otpu_regs): one request a cycle, a read's data the next cycle
+  input  logic                             reg_valid_i,
+  input  logic                             reg_we_i,
+  input  logic [11:0]                      reg_addr_i,
+  input  logic [31:0]                      reg_wdata_i,
+  output logic                             reg_rvalid_o,
+  output logic [31:0]                      reg_rdata_o,
+  // Trace DMA window: records [8 win_beat, 8 win_beat + 8), valid the cycle after
+  input  logic [DepthW-4:0]                trace_win_beat_i,
+  output logic [7:0][63:0]                 trace_win_data_o,
+  // The DRAM reports an access error (a one-cycle pulse is enough: STATUS.AXI_ERR is sticky)
+  input  logic                             axi_err_i,
+  output logic                             running_o,
+  // DRAM port B: D-byte chunks (the core's port, or the loader's reads)
+  output logic                             b_rd_valid_o,
+  input  logic                             b_rd_ready_i,
+  output logic [31:0]                      b_rd_addr_o,
+  output logic [TAG_W-1:0]                 b_rd_tag_o,
+  input  logic                             b_rsp_valid_i,
+  input  logic [TAG_W-1:0]                 b_rsp_tag_i,
+  input  logic [D*8-1:0]                   b_rsp_data_i,
+  output logic                             b_wr_valid_o,
+  input  logic                             b_wr_ready_i,
+  output logic [31:0]                      b_wr_addr_o,
+  output logic [D*8-1:0]                   b_wr_data_o,
+  output logic [D-1:0]                     b_wr_be_o,
+  // DRAM port A: 32-bit words
+  output logic                             a_valid_o,
+  input  logic                             a_ready_i,
+  output logic                             a_we_o,
+  output logic [31:0]                      a_addr_o,
+  output logic [31:0]                      a_wdata_o,
+  output logic [3:0]                       a_be_o,
+  output logic [TAG_W-1:0]                 a_tag_o,
+  input  logic                             a_rsp_valid_i,
+  input  logic [TAG_W-1:0]                 a_rsp_tag_i,
+  input  logic [31:0]                      a_rsp_data_i,
+  // The core's events, as otpu_core brings them out
+  output logic                             ev_disp_o,
+  output logic [3:0]                       ev_disp_slot_o,
+  output logic [15:0]                      ev_disp_pc_o,
+  output logic [INSTR_W-1:0]               ev_disp_instr_o,
+  output logic [NUM_UNITS-1:0]             ev_start_o,
+  output logic [NUM_UNITS-1:0][3:0]        ev_start_slot_o,
+  output logic [NUM_UNITS-1:0][31:0]       ev_start_rdy_o,
+  output logic                             ev_rel_o,
+  output logic [3:0]                       ev_rel_slot_o,
+  output logic [NUM_UNITS-1:0]             ev_end_o,
+  output logic [NUM_UNITS-1:0][3:0]        ev_end_slot_o,
+  output logic [NUM_UNITS-1:0][3:0][31:0]  ev_end_cnt_o,
+  output logic                             ev_halt_o,
+  output logic [3:0][31:0]                 ev_halt_ports_o,
+  output logic [NUM_UNITS-1:0][31:0]       ev_lose_o,
+  output logic                             ev_win_o,
+  output logic [31:0]                      ev_win_n_o,
+  output logic [WC_NUM-1:0][31:0]          ev_win_cnt_o,
+  output act_t                             ev_act_o
+);
+
+  localparam logic [31:0] Caps = CAPS_TRACE | CAPS_TRACE_DMA | CAPS_4BIT |
+                                 (32'(DepthW) << CAPS_DEPTH_SHIFT) |
+                                 (32'(WIN_LOG2) << CAPS_WINDOW_SHIFT);
+
+  logic             run, load, clear, loading, running, halted, error;
+  logic [31:0]      prog_addr, version, cycle, retired;
+  logic [15:0]      prog_n;
+  logic [7:0][31:0] args;
+
+  ////////////////////
+  // Register block //
+  ////////////////////
+
+  logic [63:0]                   cycles;
+  logic [5:0][31:0]              run_cnt;
+  logic [NUM_COUNTERS-1:0][63:0] free_cnt;
+  logic                          tr_clear, tr_enable, tr_stop, tr_busy;
+  logic [31:0]                   tr_count, tr_drop;
+  logic [DepthW-1:0]             tr_addr;
+  logic [63:0]                   tr_data;
+  logic                          wr_idle;
+
+  // No write waits at a DRAM port (the model's writes complete when accepted).
+  assign wr_idle = !b_wr_valid_o && !(a_valid_o && a_we_o);
+
+  otpu_regs #(
+    .CAPS    (Caps),
+    .CORE_KHZ(32'(CORE_KHZ)),
+    .BUILD_ID(32'(BUILD_ID)),
+    .ChunkW  ($clog2(D)),
+    .DepthW  (DepthW)
+  ) u_regs (
+    .clk_i,
+    .rst_ni,
+    .regmap_v1_i,
+    .req_valid_i   (reg_valid_i),
+    .req_we_i      (reg_we_i),
+    .req_addr_i    (reg_addr_i),
+    .req_wdata_i   (reg_wdata_i),
+    .rsp_valid_o   (reg_rvalid_o),
+    .rsp_rdata_o   (reg_rdata_o),
+    .version_i     (version),
+    .running_i     (running),
+    .halted_i      (halted),
+    .error_i       (error),
+    .loading_i     (loading),
+    .wr_idle_i     (wr_idle),
+    .axi_err_i,
+    .run_o         (run),
+    .load_o        (load),
+    .clear_o       (clear),
+    .prog_addr_o   (prog_addr),
+    .prog_n_o      (prog_n),
+    .args_o        (args),
+    .cycles_i      (cycles),
+    .run_cnt_i     (run_cnt),
+    .free_cnt_i    (free_cnt),
+    .trace_clear_o (tr_clear),
+    .trace_enable_o(tr_enable),
+    .trace_stop_o  (tr_stop),
+    .trace_busy_i  (tr_busy),
+    .trace_count_i (tr_count),
+    .trace_drop_i  (tr_drop),
+    .trace_addr_o  (tr_addr),
+    .trace_data_i  (tr_data)
+  );
+
+  ////////////
+  // Loader //
+  ////////////
+
+  logic                ld_rd_valid, ld_imem_we;
+  logic [31:0]         ld_rd_addr;
+  logic [TAG_W-1:0]    ld_rd_tag;
+  logic [ImemAw-1:0]   ld_imem_addr;
+  logic [INSTR_W-1:0]  ld_imem_wdata;
+
+  otpu_loader #(
+    .D         (D),
+    .IMEM_WORDS(IMEM_WORDS)
+  ) u_loader (
+    .clk_i,
+    .rst_ni,
+    .start_i     (load && !running),
+    .prog_addr_i (prog_addr),
+    .prog_n_i    (prog_n),
+    .busy_o      (loading),
+    .rd_valid_o  (ld_rd_valid),
+    .rd_ready_i  (b_rd_ready_i),
+    .rd_addr_o   (ld_rd_addr),
+    .rd_tag_o    (ld_rd_tag),
+    .rsp_valid_i (b_rsp_valid_i && loading),
+    .rsp_data_i  (b_rsp_data_i),
+    .imem_we_o   (ld_imem_we),
+    .imem_addr_o (ld_imem_addr),
+    .imem_wdata_o(ld_imem_wdata)
+  );
+
+  //////////
+  // Core //
+  //////////
+
+  // While the loader runs it owns port B's reads; the core is idle and waits for it (a RUN
+  // written meanwhile starts the run when the load is done).
+  logic             core_b_rd_valid;
+  logic [31:0]      core_b_rd_addr;
+  logic [TAG_W-1:0] core_b_rd_tag;
+
+  // RUN written 0 while the core runs aborts the run (SPEC 4: RUN is a level). The core is
+  // held in reset (its memories keep their contents) until every DRAM read it had in flight
+  // has answered, so no stale response reaches the restarted core.
+  logic        abort_q, core_rst_n;
+  logic [15:0] b_reads_q, a_reads_q;   // core reads accepted and not yet answered, per port
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      abort_q   <= 1'b0;
+      b_reads_q <= '0;
+      a_reads_q <= '0;
+    end else begin
+      b_reads_q <= b_reads_q + 16'(core_b_rd_valid && b_rd_ready_i && !loading)
+                             - 16'(b_rsp_valid_i && !loading);
+      a_reads_q <= a_reads_q + 16'(a_valid_o && a_ready_i && !a_we_o) - 16'(a_rsp_valid_i);
+      if (running && !run) abort_q <= 1'b1;
+      else if (abort_q && b_reads_q == '0 && a_reads_q == '0) abort_q <= 1'b0;
+    end
+  end
+  assign core_rst_n = rst_ni && !abort_q;
+
+  assign b_rd_valid_o = loading ? ld_rd_valid : core_b_rd_valid;
+  assign b_rd_addr_o  = loading ? ld_rd_addr : core_b_rd_addr;
+  assign b_rd_tag_o   = loading ? ld_rd_tag : core_b_rd_tag;
+  assign running_o    = running;
+
+  // The board has no host path into TMEM or ACT RAM: everything arrives through DRAM.
+  logic [LANES-1:0][31:0] unused_tm_rdata;
+  logic [D*8-1:0]         unused_act_data;
+  logic [31:0]            unused_act_scale;
+  logic [15:0]            unused_error_pc;
+  err_e                   unused_error_cause;
+
+  otpu_core #(
+    .D         (D),
+    .MCOLS     (MCOLS),
+    .LANES     (LANES),
+    .CL        (CL),
+    .WIN       (WIN),
+    .ACT_BLOCKS(ACT_BLOCKS),
+    .ACT_ROWS  (ACT_ROWS),
+    .TMEM_WORDS(TMEM_WORDS),
+    .IMEM_WORDS(IMEM_WORDS),
+    .FIFO_DEPTH(FIFO_DEPTH),
+    .DRAM_BYTES(DRAM_BYTES),
+    .DMA_ROB   (DMA_ROB)
+  ) u_core (
+    .clk_i,
+    .rst_ni           (core_rst_n),
+    .run_i            (run && !loading),
+    .args_i           (args),
+    .prog_n_i         (prog_n),
+    .win_len_i        (32'd1 << WIN_LOG2),
+    .imem_we_i        (ld_imem_we),
+    .imem_addr_i      (ld_imem_addr),
+    .imem_wdata_i     (ld_imem_wdata),
+    .running_o        (running),
+    .halted_o         (halted),
+    .error_o          (error),
+    .error_pc_o       (unused_error_pc),
+    .error_cause_o    (unused_error_cause),
+    .cycle_o          (cycle),
+    .retired_o        (retired),
+    .version_o        (version),
+    .host_tm_we_i     (1'b0),
+    .host_tm_addr_i   ('0),
+    .host_tm_wdata_i  ('0),
+    .host_tm_rdata_o  (unused_tm_rdata),
+    .host_act_we_i    (1'b0),
+    .host_act_row_i   ('0),
+    .host_act_block_i ('0),
+    .host_act_wdata_i ('0),
+    .host_act_wscale_i(32'd0),
+    .host_act_data_o  (unused_act_data),
+    .host_act_scale_o (unused_act_scale),
+    .b_rd_valid_o     (core_b_rd_valid),
+    .b_rd_ready_i     (b_rd_ready_i && !loading),
+    .b_rd_addr_o      (core_b_rd_addr),
+    .b_rd_tag_o       (core_b_rd_tag),
+    .b_rsp_valid_i    (b_rsp_valid_i && !loading),
+    .b_rsp_tag_i,
+    .b_rsp_data_i,
+    .b_wr_valid_o,
+    .b_wr_ready_i,
+    .b_wr_addr_o,
+    .b_wr_data_o,
+    .b_wr_be_o,
+    .a_valid_o,
+    .a_ready_i,
+    .a_we_o,
+    .a_addr_o,
+    .a_wdata_o,
+    .a_be_o,
+    .a_tag_o,
+    .a_rsp_valid_i,
+    .a_rsp_tag_i,
+    .a_rsp_data_i,
+    .ev_disp_o,
+    .ev_disp_slot_o,
+    .ev_disp_pc_o,
+    .ev_disp_instr_o,
+    .ev_start_o,
+    .ev_start_slot_o,
+    .ev_start_rdy_o,
+    .ev_rel_o,
+    .ev_rel_slot_o,
+    .ev_end_o,
+    .ev_end_slot_o,
+    .ev_end_cnt_o,
+    .ev_halt_o,
+    .ev_halt_ports_o,
+    .ev_lose_o,
+    .ev_win_o,
+    .ev_win_n_o,
+    .ev_win_cnt_o,
+    .ev_act_o
+  );
+
+  //////////////
+  // Counters //
+  //////////////
+
+  otpu_counters u_counters (
+    .clk_i,
+    .rst_ni,
+    .clear_i   (clear),
+    .running_i (running),
+    .retired_i (retired),
+    .act_i     (ev_act_o),
+    .cycles_o  (cycles),
+    .run_cnt_o (run_cnt),
+    .free_cnt_o(free_cnt)
+  );
+
+  ////////////////
+  // Trace unit //
+  ////////////////
+
+  otpu_trace #(
+    .QD   (TRACE_QD),
+    .DEPTH(TRACE_DEPTH)
+  ) u_trace (
+    .clk_i,
+    .rst_ni,
+    .clear_i         (tr_clear),
+    .enable_i        (tr_enable),
+    .stop_when_full_i(tr_stop),
+    .cycle_i         (cycle),
+    .ev_disp_i       (ev_disp_o),
+    .ev_disp_slot_i  (ev_disp_slot_o),
+    .ev_disp_pc_i    (ev_disp_pc_o),
+    .ev_disp_instr_i (ev_disp_instr_o),
+    .ev_start_i      (ev_start_o),
+    .ev_start_slot_i (ev_start_slot_o),
+    .ev_start_rdy_i  (ev_start_rdy_o),
+    .ev_rel_i        (ev_rel_o),
+    .ev_rel_slot_i   (ev_rel_slot_o),
+    .ev_end_i        (ev_end_o),
+    .ev_end_slot_i   (ev_end_slot_o),
+    .ev_end_cnt_i    (ev_end_cnt_o),
+    .ev_halt_i       (ev_halt_o),
+    .ev_halt_ports_i (ev_halt_ports_o),
+    .ev_win_i        (ev_win_o),
+    .ev_win_n_i      (ev_win_n_o),
+    .ev_win_cnt_i    (ev_win_cnt_o),
+    .count_o         (tr_count),
+    .drop_o          (tr_drop),
+    .busy_o          (tr_busy),
+    .rd_addr_i       (tr_addr),
+    .rd_data_o       (tr_data),
+    .win_beat_i      (trace_win_beat_i),
+    .win_data_o      (trace_win_data_o)
+  );
+
+endmodule : otpu_board

@@ -1,0 +1,207 @@
+// The hardware trace unit (SPEC 5, docs/trace.md): one bundle of 64-bit records per core cycle
+// that has events, a capture queue of QD lines (one record a line) in front of a buffer of
+// DEPTH records, TRACE_COUNT / TRACE_DROP, keep-first and ring modes, and two read ports: one
+// record for TRACE_LO/HI and one 64-byte beat (8 records) for the DMA window.
+// It must match sim/rtl/trace/trace_unit_model.{h,cc} record for record.
+//
+// PORT LIST FIXED BY THE LEAD (otpu_board instantiates it); the body is the trace helper's.
+module otpu_trace
+  import otpu_pkg::*;
+  import otpu_core_pkg::*;
+#(
+  parameter int unsigned QD    = 64,     // capture-queue lines
+  parameter int unsigned DEPTH = 65536,  // buffer records (a power of two, >= 16)
+  localparam int unsigned DepthW = $clog2(DEPTH)
+) (
+  input  logic                             clk_i,
+  input  logic                             rst_ni,
+  // TRACE_CTRL
+  input  logic                             clear_i,            // one-cycle pulse: empty, COUNT = DROP = 0
+  input  logic                             enable_i,           // capture bundles
+  input  logic                             stop_when_full_i,   // keep first (else ring)
+  // The core's cycle number for this cycle's events (0 = first cycle after RUN rose)
+  input  logic [31:0]                      cycle_i,
+  // The core's event bundle (otpu_core ev_* outputs, same meaning)
+  input  logic                             ev_disp_i,
+  input  logic [3:0]                       ev_disp_slot_i,
+  input  logic [15:0]                      ev_disp_pc_i,
+  input  logic [INSTR_W-1:0]               ev_disp_instr_i,
+  input  logic [NUM_UNITS-1:0]             ev_start_i,
+  input  logic [NUM_UNITS-1:0][3:0]        ev_start_slot_i,
+  input  logic [NUM_UNITS-1:0][31:0]       ev_start_rdy_i,
+  input  logic                             ev_rel_i,
+  input  logic [3:0]                       ev_rel_slot_i,
+  input  logic [NUM_UNITS-1:0]             ev_end_i,
+  input  logic [NUM_UNITS-1:0][3:0]        ev_end_slot_i,
+  input  logic [NUM_UNITS-1:0][3:0][31:0]  ev_end_cnt_i,
+  input  logic                             ev_halt_i,
+  input  logic [3:0][31:0]                 ev_halt_ports_i,
+  input  logic                             ev_win_i,
+  input  logic [31:0]                      ev_win_n_i,
+  input  logic [WC_NUM-1:0][31:0]          ev_win_cnt_i,
+  // TRACE_COUNT, TRACE_DROP, TRACE_CTRL.BUSY (records still queued or a held bundle)
+  output logic [31:0]                      count_o,
+  output logic [31:0]                      drop_o,
+  output logic                             busy_o,
+  // Register readout: record at buffer index rd_addr_i, valid the cycle after
+  input  logic [DepthW-1:0]                rd_addr_i,
+  output logic [63:0]                      rd_data_o,
+  // DMA window: records [8*win_beat_i, 8*win_beat_i + 8), valid the cycle after
+  input  logic [DepthW-4:0]                win_beat_i,
+  output logic [7:0][63:0]                 win_data_o
+);
+  localparam int unsigned NB = 47;                     // otpu_trace_bundle's lines
+  localparam int unsigned NW = $clog2(NB + 1);
+  localparam int unsigned PtrW = QD > 1 ? $clog2(QD) : 1;
+  localparam int unsigned LvlW = $clog2(QD + NB + 1);  // a level plus a bundle
+  localparam int unsigned Banks = 8;
+
+  if (QD < 1) begin : g_bad_qd
+    $error("otpu_trace: QD must be at least 1");
+  end
+  if (DEPTH < 2 * Banks || (DEPTH & (DEPTH - 1)) != 0) begin : g_bad_depth
+    $error("otpu_trace: DEPTH must be a power of two, at least 16");
+  end
+
+  // ---- This cycle's bundle (packed, trace order) ----
+  logic [NB-1:0][63:0] live;
+  logic [NW-1:0]       live_n;
+  otpu_trace_bundle u_bundle (
+    .cycle_i, .ev_disp_i, .ev_disp_slot_i, .ev_disp_pc_i, .ev_disp_instr_i,
+    .ev_start_i, .ev_start_slot_i, .ev_start_rdy_i, .ev_rel_i, .ev_rel_slot_i,
+    .ev_end_i, .ev_end_slot_i, .ev_end_cnt_i, .ev_halt_i, .ev_halt_ports_i,
+    .ev_win_i, .ev_win_n_i, .ev_win_cnt_i,
+    .lines_o (live),
+    .n_o     (live_n)
+  );
+
+  // ---- Capture control: drain one line, then take one bundle whole (or hold / lose it) ----
+  logic [LvlW-1:0]     level_q;            // queued lines
+  logic [PtrW-1:0]     head_q, tail_q;     // oldest line, next free line
+  logic                held_q;             // the halt bundle waits for room
+  logic [NB-1:0][63:0] held_lines_q;
+  logic [NW-1:0]       held_n_q;
+  logic [31:0]         count_q, drop_q;
+
+  logic                pop;
+  logic [LvlW-1:0]     level_left;         // after the drain
+  logic [NW-1:0]       cap_n;              // this cycle's captured lines (0 when disabled)
+  logic [NB-1:0][63:0] src;                // what enters the queue this cycle
+  logic [NW-1:0]       src_n;
+  logic                fits, push, hold, lose;
+  logic [NW-1:0]       lost_n;
+
+  assign pop        = level_q != '0;
+  assign level_left = level_q - LvlW'(pop);
+  assign cap_n      = enable_i ? live_n : '0;
+  assign src        = held_q ? held_lines_q : live;
+  assign src_n      = held_q ? held_n_q : cap_n;
+  assign fits       = level_left + LvlW'(src_n) <= LvlW'(QD);
+  assign push       = src_n != '0 && fits;
+  // Only the halt's bundle is held, and only one that can ever fit; a bundle that comes while
+  // one is held is lost (a core has none after HALT).
+  assign hold       = !held_q && cap_n != '0 && !fits && ev_halt_i && LvlW'(cap_n) <= LvlW'(QD);
+  assign lose       = held_q ? cap_n != '0 : cap_n != '0 && !fits && !hold;
+  assign lost_n     = lose ? cap_n : '0;
+
+  function automatic logic [PtrW-1:0] wrap_add(logic [PtrW-1:0] p, logic [LvlW-1:0] n);
+    logic [LvlW:0] sum;
+    sum = (LvlW + 1)'(p) + (LvlW + 1)'(n);
+    return PtrW'(sum >= (LvlW + 1)'(QD) ? sum - (LvlW + 1)'(QD) : sum);
+  endfunction
+
+  function automatic logic [31:0] sat_add(logic [31:0] a, logic [NW-1:0] b);
+    logic [32:0] sum;
+    sum = {1'b0, a} + 33'(b);
+    return sum[32] ? 32'hFFFF_FFFF : sum[31:0];
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      level_q  <= '0;
+      head_q   <= '0;
+      tail_q   <= '0;
+      held_q   <= 1'b0;
+      held_n_q <= '0;
+      count_q  <= '0;
+      drop_q   <= '0;
+    end else if (clear_i) begin
+      level_q  <= '0;
+      head_q   <= '0;
+      tail_q   <= '0;
+      held_q   <= 1'b0;
+      held_n_q <= '0;
+      count_q  <= '0;
+      drop_q   <= '0;
+    end else begin
+      level_q <= level_left + (push ? LvlW'(src_n) : '0);
+      head_q  <= wrap_add(head_q, LvlW'(pop));
+      if (push) tail_q <= wrap_add(tail_q, LvlW'(src_n));
+      if (held_q && fits) held_q <= 1'b0;
+      if (hold) begin
+        held_q   <= 1'b1;
+        held_n_q <= cap_n;
+      end
+      count_q <= sat_add(count_q, NW'(pop));
+      drop_q  <= sat_add(drop_q, lost_n);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (hold) held_lines_q <= live;
+  end
+
+  // ---- The capture queue: line k of the bundle goes to entry tail + k (mod QD) ----
+  logic [63:0] queue_q[QD];
+  for (genvar e = 0; e < QD; e++) begin : g_entry
+    logic [LvlW-1:0] k;  // this entry's place in the bundle
+    assign k = e >= int'(tail_q) ? LvlW'(e - int'(tail_q)) : LvlW'(e + QD - int'(tail_q));
+    always_ff @(posedge clk_i) begin
+      if (push && !clear_i && k < LvlW'(src_n)) begin
+        queue_q[e] <= src[NW'(k)];
+      end
+    end
+  end
+
+  // ---- The buffer: DEPTH records in 8 banks by index mod 8 ----
+  logic [DepthW-1:0] widx_q;   // COUNT mod DEPTH (without saturation)
+  logic              full_q;   // DEPTH records have been written
+  logic              store;
+  assign store = pop && !(stop_when_full_i && full_q);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      widx_q <= '0;
+      full_q <= 1'b0;
+    end else if (clear_i) begin
+      widx_q <= '0;
+      full_q <= 1'b0;
+    end else if (pop) begin
+      widx_q <= widx_q + DepthW'(1);
+      if (widx_q == DepthW'(DEPTH - 1)) full_q <= 1'b1;
+    end
+  end
+
+  logic [2:0]                rd_bank_q;
+  logic [Banks-1:0][63:0]    rd_bank_data;
+  always_ff @(posedge clk_i) rd_bank_q <= rd_addr_i[2:0];
+
+  for (genvar b = 0; b < Banks; b++) begin : g_bank
+    otpu_trace_bank #(.Words(DEPTH / Banks)) u_bank (
+      .clk_i,
+      .we_i      (store && !clear_i && widx_q[2:0] == 3'(b)),
+      .waddr_i   (widx_q[DepthW-1:3]),
+      .wdata_i   (queue_q[head_q]),
+      .raddr_a_i (rd_addr_i[DepthW-1:3]),
+      .rdata_a_o (rd_bank_data[b]),
+      .raddr_b_i (win_beat_i),
+      .rdata_b_o (win_data_o[b])
+    );
+  end
+
+  assign rd_data_o = rd_bank_data[rd_bank_q];
+  assign count_o   = count_q;
+  assign drop_o    = drop_q;
+  assign busy_o    = level_q != '0 || held_q;
+
+endmodule

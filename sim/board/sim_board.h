@@ -1,0 +1,63 @@
+// SimBoard: the board model as a BoardIface (SPEC 3.5). A SystemC simulation (TLM-2.0, loosely
+// timed): the Verilated board (BoardModel) runs inside one SystemC process in quanta of cycles
+// and synchronises at every host access; the two-channel DRAM model serves its ports by direct
+// calls; host register accesses and DMA arrive as blocking transactions through sockets. A
+// register access costs the core cycles a PCIe read would (about 1 us).
+//
+// API FIXED BY THE LEAD; implemented by the SystemC helper, used by Card, the recorder, the
+// xdma emulator.
+#ifndef OTPU_SIM_BOARD_SIM_BOARD_H_
+#define OTPU_SIM_BOARD_SIM_BOARD_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "host/board_iface.h"
+#include "sim/rtl/core_cycle.h"
+#include "sim/rtl/dram_model.h"
+#include "workloads/common/status.h"
+
+namespace otpu::board {
+
+struct SimBoardOptions {
+  // The board's DRAM: two channels, latency, bandwidth cap, stalls (axi = true).
+  rtl::DramOptions mem = DefaultMemory();
+  int quantum_cycles = 256;      // temporal decoupling: cycles a quantum runs ahead (>= 1)
+  int reg_access_ns = 1000;      // one host register access (a PCIe round trip)
+  int regmap = 2;                // register-map version: 2, or 1 as an old bitstream has
+  static rtl::DramOptions DefaultMemory();
+};
+
+class SimBoard : public host::BoardIface {
+ public:
+  // SystemC has one simulation kernel per process, so at most one SimBoard exists in a process
+  // (FailedPrecondition otherwise); InvalidArgument naming a bad option.
+  static StatusOr<std::unique_ptr<SimBoard>> Create(const SimBoardOptions& opts = {});
+  ~SimBoard() override;
+
+  StatusOr<uint32_t> ReadReg(uint32_t offset) override;
+  Status WriteReg(uint32_t offset, uint32_t value) override;
+  Status WriteDma(uint64_t card_addr, const void* data, size_t len) override;
+  Status ReadDma(uint64_t card_addr, void* data, size_t len) override;
+  std::string Describe() const override { return "board model"; }
+
+  // Simulation-only knobs (not part of BoardIface; a card has none of them).
+  // The core's lossless event tap (the `rtl` path), for parity tests; borrowed.
+  void AddHook(rtl::ClockHook* hook);
+  // Changes the DRAM behaviour (stalls, latency) between runs; the contents stay.
+  void SetMemory(const rtl::DramOptions& mem);
+  // Core cycles since the board was made, and the simulated time in seconds.
+  int64_t cycles() const;
+  double sim_seconds() const;
+
+  class Impl;  // SystemC modules (sim_board.cc, C++17)
+
+ private:
+  explicit SimBoard(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace otpu::board
+
+#endif  // OTPU_SIM_BOARD_SIM_BOARD_H_

@@ -1,0 +1,422 @@
+// SimBoard through BoardIface only, as the host sees it. SystemC has one kernel per process:
+// gtest_discover_tests runs each case in its own process, and the quantum test makes each of
+// its two boards in a child process.
+#include "sim/board/sim_board.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/board/board_model.h"
+#include "sim/board/run_protocol.h"
+#include "sim/board/child_process.h"
+#include "sim/isa/isa_sim.h"
+#include "sim/rtl/rtl_harness.h"
+#include "workloads/isa/defs.h"
+#include "workloads/list.h"
+
+namespace otpu::board {
+namespace {
+
+constexpr uint32_t kUptime = static_cast<uint32_t>(isa::Reg::kCOUNTERS);  // UPTIME lo
+constexpr int64_t kCoreKhzModel = 100000;  // CORE_KHZ of the model (SPEC 4)
+
+uint32_t Off(isa::Reg reg) { return static_cast<uint32_t>(reg); }
+
+std::unique_ptr<SimBoard> MakeBoard(const SimBoardOptions& opts = {}) {
+  StatusOr<std::unique_ptr<SimBoard>> board = SimBoard::Create(opts);
+  if (!board.ok()) std::fprintf(stderr, "%s\n", board.status().message().c_str());
+  OTPU_CHECK(board.ok());
+  return std::move(board).value();
+}
+
+uint32_t Read(SimBoard& board, uint32_t offset) {
+  StatusOr<uint32_t> v = board.ReadReg(offset);
+  EXPECT_TRUE(v.ok()) << v.status().message();
+  return v.ok() ? *v : 0;
+}
+
+// mlp-small as the recorder builds it, and DRAM as the ISA simulator leaves it after every
+// step.
+struct Mlp {
+  workloads::WorkloadRun run;
+  SparseMemory want{1};
+};
+
+Mlp MakeMlp() {
+  StatusOr<workloads::WorkloadRun> run = workloads::MakeWorkload("mlp-small", rtl::BuiltConfig());
+  OTPU_CHECK(run.ok());
+  Mlp m{std::move(run).value(), SparseMemory(1)};
+  m.want = m.run.image;
+  sim::IsaSim isa(m.run.config, &m.want);
+  OTPU_CHECK(isa.LoadProgram(m.run.program).ok());
+  for (const workloads::Step& step : m.run.steps) {
+    for (const workloads::DramWrite& w : step.writes) {
+      m.want.Write(w.addr, w.bytes.data(), w.bytes.size());
+    }
+    sim::IsaRunOptions opts;
+    opts.args = step.args;
+    OTPU_CHECK(isa.Run(opts).ok());
+  }
+  return m;
+}
+
+// Writes the image and program, then runs every step through registers; the last run.
+StatusOr<BoardRun> RunMlp(SimBoard* board, const Mlp& m, bool trace = false) {
+  RETURN_IF_ERROR(WriteImage(board, m.run.image));
+  RETURN_IF_ERROR(WriteProgram(board, m.run.program));
+  BoardRun last;
+  for (const workloads::Step& step : m.run.steps) {
+    for (const workloads::DramWrite& w : step.writes) {
+      RETURN_IF_ERROR(board->WriteDma(w.addr, w.bytes.data(), w.bytes.size()));
+    }
+    BoardRunOptions opts;
+    opts.args = step.args;
+    opts.trace = trace;
+    ASSIGN_OR_RETURN(last, RunProgram(board, uint32_t(m.run.program.size()), opts));
+  }
+  return last;
+}
+
+// The board's DRAM over the pages the ISA simulator's holds, and where the two first differ
+// (-1: nowhere).
+int64_t FirstDramDifference(SimBoard* board, const Mlp& m) {
+  std::vector<uint64_t> pages;
+  for (const auto& [page, bytes] : m.want.pages()) pages.push_back(page);
+  SparseMemory got(m.want.size());
+  const Status read = ReadPages(board, pages, &got);
+  EXPECT_TRUE(read.ok()) << read.message();
+  return got.FirstDifference(m.want);
+}
+
+// ---- registers ----------------------------------------------------------------------------
+
+TEST(SimBoard, IdentityRegistersDescribeTheBuiltBoard) {
+  auto board = MakeBoard();
+  EXPECT_EQ(Read(*board, Off(isa::Reg::kID)), isa::kID_VALUE);
+  EXPECT_EQ(Read(*board, Off(isa::Reg::kVERSION)), rtl::BuiltConfig().Version());
+  EXPECT_EQ(Read(*board, Off(isa::Reg::kREGMAP)), isa::kREGMAP_VERSION);
+  const uint32_t caps = Read(*board, Off(isa::Reg::kCAPS));
+  EXPECT_EQ(caps & (isa::kCAPS_TRACE | isa::kCAPS_TRACE_DMA),
+            isa::kCAPS_TRACE | isa::kCAPS_TRACE_DMA);
+  EXPECT_EQ(int64_t{1} << ((caps >> 8) & 0xFF), BoardModel::TraceDepth());
+  EXPECT_EQ(Read(*board, Off(isa::Reg::kCORE_KHZ)), uint32_t(kCoreKhzModel));
+  EXPECT_EQ(board->Describe(), "board model");
+}
+
+TEST(SimBoard, ScratchHoldsWhatWasWritten) {
+  auto board = MakeBoard();
+  for (uint32_t v : {0x00000000u, 0xFFFFFFFFu, 0x12345678u, 0xA5A5A5A5u}) {
+    ASSERT_TRUE(board->WriteReg(Off(isa::Reg::kSCRATCH), v).ok());
+    EXPECT_EQ(Read(*board, Off(isa::Reg::kSCRATCH)), v);
+  }
+}
+
+TEST(SimBoard, MapVersionOneHasOnlyTheLowRegistersAndNoTraceWindow) {
+  SimBoardOptions opts;
+  opts.regmap = 1;
+  auto board = MakeBoard(opts);
+  EXPECT_EQ(Read(*board, Off(isa::Reg::kID)), isa::kID_VALUE);
+  EXPECT_EQ(Read(*board, Off(isa::Reg::kREGMAP)), isa::kUNMAPPED);
+  EXPECT_EQ(Read(*board, Off(isa::Reg::kCAPS)), isa::kUNMAPPED);
+  uint64_t record = 0;
+  const Status s = board->ReadDma(host::kTraceWindowBase, &record, 8);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("0x100000000"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("map-version-1 board has no trace window"), std::string::npos)
+      << s.message();
+}
+
+TEST(SimBoard, RegisterOffsetsOutsideTheMapAreNamed) {
+  auto board = MakeBoard();
+  StatusOr<uint32_t> unaligned = board->ReadReg(0x102);
+  EXPECT_EQ(unaligned.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(unaligned.status().message().find("register read at offset 0x102"),
+            std::string::npos)
+      << unaligned.status().message();
+  const Status beyond = board->WriteReg(0x1000, 1);
+  EXPECT_EQ(beyond.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(beyond.message().find("register write at offset 0x1000"), std::string::npos)
+      << beyond.message();
+}
+
+// ---- time ---------------------------------------------------------------------------------
+
+TEST(SimBoard, EachRegisterAccessAdvancesTheCoreByRegAccessNs) {
+  auto board = MakeBoard();  // reg_access_ns 1000: 100 cycles at CORE_KHZ 100000
+  const uint32_t first = Read(*board, kUptime);
+  const int64_t cycles = board->cycles();
+  const double seconds = board->sim_seconds();
+  const uint32_t second = Read(*board, kUptime);
+  EXPECT_EQ(second - first, 100u);
+  EXPECT_EQ(board->cycles() - cycles, 100);
+  EXPECT_DOUBLE_EQ(board->sim_seconds() - seconds, 1e-6);
+  EXPECT_EQ(board->cycles(), int64_t(board->sim_seconds() * kCoreKhzModel * 1000 + 0.5));
+}
+
+TEST(SimBoard, RegAccessNsSetsWhatAnAccessCosts) {
+  SimBoardOptions opts;
+  opts.reg_access_ns = 2500;
+  auto board = MakeBoard(opts);
+  const uint32_t first = Read(*board, kUptime);
+  ASSERT_TRUE(board->WriteReg(Off(isa::Reg::kSCRATCH), 7).ok());
+  EXPECT_EQ(Read(*board, kUptime) - first, 500u);
+}
+
+TEST(SimBoard, DramDmaCostsNoCoreCycles) {
+  auto board = MakeBoard();
+  std::vector<uint8_t> bytes(1 << 20, 0x5A);
+  const int64_t cycles = board->cycles();
+  ASSERT_TRUE(board->WriteDma(0x10000, bytes.data(), bytes.size()).ok());
+  ASSERT_TRUE(board->ReadDma(0x10000, bytes.data(), bytes.size()).ok());
+  EXPECT_EQ(board->cycles(), cycles);
+  EXPECT_EQ(board->sim_seconds(), 0.0);
+}
+
+// ---- DMA ----------------------------------------------------------------------------------
+
+TEST(SimBoard, DmaRoundTripsAtOddAddressesAndLengths) {
+  auto board = MakeBoard();
+  const uint64_t dram = rtl::BuiltConfig().DRAM_BYTES;
+  std::mt19937_64 rng(5);
+  // Odd starts and lengths, across 64-byte beats and 64 KiB pages, and at DRAM's last byte.
+  const std::vector<std::pair<uint64_t, size_t>> spans = {
+      {1, 1}, {3, 61}, {0xFFFD, 7}, {0x12345, 100003}, {dram - 5, 5}, {0x40001, 0}};
+  for (const auto& [addr, len] : spans) {
+    std::vector<uint8_t> data(len);
+    for (uint8_t& b : data) b = uint8_t(rng());
+    ASSERT_TRUE(board->WriteDma(addr, data.data(), len).ok());
+    std::vector<uint8_t> back(len + 2, 0xEE);
+    ASSERT_TRUE(board->ReadDma(addr, back.data() + 1, len).ok());
+    EXPECT_EQ(std::vector<uint8_t>(back.begin() + 1, back.end() - 1), data) << addr;
+    EXPECT_EQ(back.front(), 0xEE);
+    EXPECT_EQ(back.back(), 0xEE);
+  }
+  // A read overlapping two writes sees both.
+  const uint8_t a[3] = {1, 2, 3}, b[2] = {4, 5};
+  ASSERT_TRUE(board->WriteDma(0x777, a, 3).ok());
+  ASSERT_TRUE(board->WriteDma(0x77A, b, 2).ok());
+  uint8_t got[5] = {};
+  ASSERT_TRUE(board->ReadDma(0x777, got, 5).ok());
+  EXPECT_EQ(std::vector<uint8_t>(got, got + 5), (std::vector<uint8_t>{1, 2, 3, 4, 5}));
+}
+
+TEST(SimBoard, DmaOutsideDramAndTheWindowIsInvalidArgumentNamingTheAddress) {
+  auto board = MakeBoard();
+  const uint64_t dram = rtl::BuiltConfig().DRAM_BYTES;
+  uint8_t buf[16] = {};
+  const Status past_end = board->WriteDma(dram - 4, buf, 8);
+  EXPECT_EQ(past_end.code(), StatusCode::kInvalidArgument);
+  char addr[32];
+  std::snprintf(addr, sizeof(addr), "card address 0x%llX", (unsigned long long)(dram - 4));
+  EXPECT_NE(past_end.message().find(addr), std::string::npos) << past_end.message();
+  EXPECT_NE(past_end.message().find("DMA write of 8 bytes"), std::string::npos);
+
+  const Status gap = board->ReadDma(uint64_t{3} << 31, buf, 1);  // between DRAM and window
+  EXPECT_EQ(gap.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(gap.message().find("0x180000000 is outside DRAM"), std::string::npos)
+      << gap.message();
+}
+
+TEST(SimBoard, TheTraceWindowIsReadOnlyAndDepthRecordsLong) {
+  auto board = MakeBoard();
+  uint8_t buf[16] = {};
+  const Status write = board->WriteDma(host::kTraceWindowBase, buf, 8);
+  EXPECT_EQ(write.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(write.message().find("read only"), std::string::npos) << write.message();
+
+  const uint64_t end = host::kTraceWindowBase + 8 * uint64_t(BoardModel::TraceDepth());
+  EXPECT_TRUE(board->ReadDma(end - 3, buf, 3).ok());
+  const Status beyond = board->ReadDma(end - 3, buf, 4);
+  EXPECT_EQ(beyond.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(beyond.message().find("trace window [0x100000000, "), std::string::npos)
+      << beyond.message();
+}
+
+// ---- runs ---------------------------------------------------------------------------------
+
+TEST(SimBoard, MlpSmallThroughRegistersLeavesTheIsaSimulatorsDram) {
+  const Mlp m = MakeMlp();
+  auto board = MakeBoard();
+  StatusOr<BoardRun> run = RunMlp(board.get(), m);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_GT(run->cycles, 0u);
+  EXPECT_EQ(run->run_polls.back() & isa::kSTATUS_HALTED, isa::kSTATUS_HALTED);
+  EXPECT_EQ(FirstDramDifference(board.get(), m), -1);
+
+  // Again on a memory that withholds ready 20% of the cycles: same bytes, more cycles.
+  rtl::DramOptions stall = SimBoardOptions::DefaultMemory();
+  stall.stall_percent = 20;
+  board->SetMemory(stall);
+  StatusOr<BoardRun> stalled = RunMlp(board.get(), m);
+  ASSERT_TRUE(stalled.ok()) << stalled.status().message();
+  EXPECT_EQ(FirstDramDifference(board.get(), m), -1);
+  EXPECT_GT(stalled->cycles, run->cycles);
+  std::printf("mlp-small on the board model: %llu cycles (axi), %llu (axi stall 20)\n",
+              (unsigned long long)run->cycles, (unsigned long long)stalled->cycles);
+}
+
+TEST(SimBoardDeathTest, SetMemoryWithABadOptionNamesItAndStops) {
+  auto board = MakeBoard();
+  rtl::DramOptions bad = SimBoardOptions::DefaultMemory();
+  bad.latency = 0;
+  EXPECT_DEATH(board->SetMemory(bad), "SimBoardOptions.mem.latency must be >= 1");
+}
+
+// Counts the run's cycles through the lossless tap.
+class CycleCounter : public rtl::ClockHook {
+ public:
+  void OnRunStart() override { ++runs; }
+  void OnClock(const rtl::CoreCycle&) override { ++cycles; }
+  int runs = 0;
+  int64_t cycles = 0;
+};
+
+TEST(SimBoard, HooksSeeEveryCycleOfARun) {
+  const Mlp m = MakeMlp();
+  auto board = MakeBoard();
+  CycleCounter counter;
+  board->AddHook(&counter);
+  StatusOr<BoardRun> run = RunMlp(board.get(), m);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_EQ(counter.runs, int(m.run.steps.size()));
+  EXPECT_EQ(uint64_t(counter.cycles), run->cycles);
+}
+
+TEST(SimBoard, TraceWindowHoldsTheRecordsTheTraceRegistersRead) {
+  const Mlp m = MakeMlp();
+  auto board = MakeBoard();
+  StatusOr<BoardRun> run = RunMlp(board.get(), m, /*trace=*/true);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  ASSERT_GT(run->trace_count, 0u);
+  const size_t n = std::min<size_t>(run->trace_count, size_t(BoardModel::TraceDepth()));
+
+  ASSERT_TRUE(board->WriteReg(Off(isa::Reg::kTRACE_ADDR), 0).ok());
+  std::vector<uint64_t> by_regs(n);
+  for (uint64_t& r : by_regs) {
+    const uint32_t lo = Read(*board, Off(isa::Reg::kTRACE_LO));
+    const uint32_t hi = Read(*board, Off(isa::Reg::kTRACE_HI));
+    r = uint64_t{hi} << 32 | lo;
+  }
+  std::vector<uint64_t> by_dma(n);
+  ASSERT_TRUE(board->ReadDma(host::kTraceWindowBase, by_dma.data(), 8 * n).ok());
+  EXPECT_EQ(by_dma, by_regs);
+  EXPECT_EQ(by_regs[0] >> 60, uint64_t(isa::RecordType::kDISPATCH));  // a real record
+
+  // Any alignment: bytes 3 .. 3 + 8·5 + 2 of the window.
+  ASSERT_GE(n, 6u);
+  std::vector<uint8_t> part(8 * 5 + 2);
+  ASSERT_TRUE(board->ReadDma(host::kTraceWindowBase + 3, part.data(), part.size()).ok());
+  EXPECT_EQ(0, std::memcmp(part.data(), reinterpret_cast<const uint8_t*>(by_regs.data()) + 3,
+                           part.size()));
+}
+
+// What the host saw of mlp-small on a board with `quantum_cycles`, one line per fact; run
+// in a forked child (a process has one SystemC kernel).
+std::string HostView(int quantum_cycles) {
+  const Mlp m = MakeMlp();
+  SimBoardOptions opts;
+  opts.quantum_cycles = quantum_cycles;
+  StatusOr<std::unique_ptr<SimBoard>> board = SimBoard::Create(opts);
+  if (!board.ok()) return "error " + board.status().message();
+  StatusOr<BoardRun> run = RunMlp(board->get(), m);
+  if (!run.ok()) return "error " + run.status().message();
+  std::ostringstream out;
+  out << "cycles " << run->cycles << "\nrun counters";
+  for (uint32_t c : run->run_counters) out << ' ' << c;
+  out << "\nfree-running counters";
+  for (uint64_t c : run->free_running) out << ' ' << c;
+  out << "\nload polls";
+  for (uint32_t s : run->load_polls) out << ' ' << s;
+  out << "\nrun polls";
+  for (uint32_t s : run->run_polls) out << ' ' << s;
+  out << "\nboard cycles " << (*board)->cycles();
+  out << "\nfirst DRAM difference from the ISA simulator "
+      << FirstDramDifference(board->get(), m) << "\n";
+  return out.str();
+}
+
+std::vector<std::string> Lines(const std::string& s) {
+  std::vector<std::string> lines;
+  std::istringstream in(s);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(SimBoardQuantum, TemporalDecouplingDoesNotChangeWhatTheHostSees) {
+  StatusOr<std::string> one_text = RunInChild([] { return HostView(1); });
+  StatusOr<std::string> big_text = RunInChild([] { return HostView(1024); });
+  ASSERT_TRUE(one_text.ok()) << one_text.status().message();
+  ASSERT_TRUE(big_text.ok()) << big_text.status().message();
+  const std::vector<std::string> one = Lines(*one_text);
+  const std::vector<std::string> big = Lines(*big_text);
+  ASSERT_EQ(one.size(), 7u) << (one.empty() ? "" : one[0]);
+  ASSERT_EQ(big.size(), one.size()) << (big.empty() ? "" : big[0]);
+  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i], big[i]);
+  EXPECT_EQ(one.back(), "first DRAM difference from the ISA simulator -1");
+  // The host polled STATUS through the run many times, so the sequences say something.
+  EXPECT_GT(std::count(one[4].begin(), one[4].end(), ' '), 10) << one[4];
+}
+
+TEST(RunInChild, ReturnsWhatTheChildReturned) {
+  StatusOr<std::string> text = RunInChild([] { return std::string("from the child"); });
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  EXPECT_EQ(*text, "from the child");
+}
+
+TEST(RunInChild, AChildThatDiesIsInternalNamingTheSignal) {
+  StatusOr<std::string> text = RunInChild([]() -> std::string { std::abort(); });
+  EXPECT_EQ(text.status().code(), StatusCode::kInternal);
+  EXPECT_NE(text.status().message().find("died of signal 6"), std::string::npos)
+      << text.status().message();
+}
+
+// ---- construction -------------------------------------------------------------------------
+
+TEST(SimBoard, ASecondBoardInOneProcessIsFailedPrecondition) {
+  auto board = MakeBoard();
+  StatusOr<std::unique_ptr<SimBoard>> second = SimBoard::Create();
+  EXPECT_EQ(second.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(second.status().message().find("one simulation kernel per process"),
+            std::string::npos)
+      << second.status().message();
+  EXPECT_EQ(Read(*board, Off(isa::Reg::kID)), isa::kID_VALUE);  // the first still works
+}
+
+TEST(SimBoard, BadOptionsAreInvalidArgumentNamingTheField) {
+  struct Case {
+    const char* field;
+    void (*set)(SimBoardOptions*);
+  };
+  const Case cases[] = {
+      {"quantum_cycles", [](SimBoardOptions* o) { o->quantum_cycles = 0; }},
+      {"reg_access_ns", [](SimBoardOptions* o) { o->reg_access_ns = 15; }},
+      {"reg_access_ns", [](SimBoardOptions* o) { o->reg_access_ns = -10; }},
+      {"regmap", [](SimBoardOptions* o) { o->regmap = 3; }},
+      {"mem.latency", [](SimBoardOptions* o) { o->mem.latency = 0; }},
+      {"mem.stall_percent", [](SimBoardOptions* o) { o->mem.stall_percent = 101; }},
+      {"mem.beats_per_cycle", [](SimBoardOptions* o) { o->mem.beats_per_cycle = 0; }},
+      {"mem.queue_beats", [](SimBoardOptions* o) { o->mem.queue_beats = 0; }},
+  };
+  for (const Case& c : cases) {
+    SimBoardOptions opts;
+    c.set(&opts);
+    StatusOr<std::unique_ptr<SimBoard>> board = SimBoard::Create(opts);
+    EXPECT_EQ(board.status().code(), StatusCode::kInvalidArgument) << c.field;
+    EXPECT_NE(board.status().message().find(std::string("SimBoardOptions.") + c.field),
+              std::string::npos)
+        << board.status().message();
+  }
+  // Rejected options leave the process free to make its board.
+  EXPECT_TRUE(SimBoard::Create().ok());
+}
+
+}  // namespace
+}  // namespace otpu::board

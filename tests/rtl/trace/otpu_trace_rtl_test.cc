@@ -1,0 +1,364 @@
+// The RTL trace unit (rtl/board/otpu_trace.sv) against its golden model (TraceUnitModel):
+// both watch the same cycles, of real runs on the Verilated core (mlp-small, a small
+// attention, random programs; ideal and stalling memory) and of hand-driven event streams
+// (long start delays, a halt with a full queue, CLEAR in the middle), and must hold the same
+// records (read through both read ports), COUNT, DROP and drain cycles. Three builds: the
+// defaults (QD 64, DEPTH 65536), small (QD 24, DEPTH 512) and tiny (QD 6, DEPTH 16).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "Votpu_trace.h"
+#include "Votpu_trace_small.h"
+#include "Votpu_trace_tiny.h"
+#include "sim/rtl/random_program.h"
+#include "sim/rtl/rtl_harness.h"
+#include "sim/rtl/trace/trace_unit_model.h"
+#include "tests/rtl/trace/rtl_trace_unit.h"
+#include "workloads/isa/program.h"
+#include "workloads/kernels/attn.h"
+#include "workloads/list.h"
+
+namespace otpu::rtl {
+namespace {
+
+namespace tr = lens::trace;
+
+// The Verilated builds (tests/rtl/trace/CMakeLists.txt).
+struct Build {
+  int qd;
+  int64_t depth;
+};
+constexpr Build kDefault{64, 65536}, kSmall{24, 512}, kTiny{6, 16};
+
+std::unique_ptr<TraceUnitModel> Model(const Build& b, bool keep_last, bool enable = true) {
+  auto m = TraceUnitModel::Create(
+      {.queue_depth = b.qd, .depth = b.depth, .keep_last = keep_last, .enable = enable});
+  OTPU_CHECK(m.ok());
+  return std::move(m.value());
+}
+
+// One RTL unit and its model, watching the same cycles.
+struct Pair {
+  std::string name;
+  std::unique_ptr<TraceUnitModel> model;
+  std::unique_ptr<ClockHook> rtl;
+  // Calls into the RTL unit without knowing its Verilated type.
+  std::function<uint32_t()> count, drop;
+  std::function<int64_t()> drain_cycles;
+  std::function<std::vector<tr::Record>(ReadPort)> records;
+  std::function<void(const CoreCycle&)> clock_with_clear;
+};
+
+template <typename V>
+Pair MakePair(std::string name, const Build& b, bool keep_last, bool enable = true) {
+  auto rtl = std::make_unique<RtlTraceUnit<V>>(b.depth, keep_last, enable);
+  RtlTraceUnit<V>* u = rtl.get();
+  Pair p;
+  p.name = std::move(name);
+  p.model = Model(b, keep_last, enable);
+  p.count = [u] { return u->count(); };
+  p.drop = [u] { return u->drop(); };
+  p.drain_cycles = [u] { return u->drain_cycles(); };
+  p.records = [u](ReadPort port) { return u->Records(port); };
+  p.clock_with_clear = [u](const CoreCycle& c) { u->ClockWithClear(c); };
+  p.rtl = std::move(rtl);
+  return p;
+}
+
+// Every pair the tests use: the defaults, both keep modes on small and tiny buffers (the tiny
+// queue drops), and a disabled unit.
+std::vector<Pair> AllPairs() {
+  std::vector<Pair> p;
+  p.push_back(MakePair<Votpu_trace>("default", kDefault, false));
+  p.push_back(MakePair<Votpu_trace_small>("small keep-first", kSmall, false));
+  p.push_back(MakePair<Votpu_trace_small>("small ring", kSmall, true));
+  p.push_back(MakePair<Votpu_trace_tiny>("tiny keep-first", kTiny, false));
+  p.push_back(MakePair<Votpu_trace_tiny>("tiny ring", kTiny, true));
+  p.push_back(MakePair<Votpu_trace_small>("disabled", kSmall, false, false));
+  return p;
+}
+
+void ExpectSame(Pair& p) {
+  SCOPED_TRACE(p.name);
+  const TraceUnitModel& m = *p.model;
+  EXPECT_EQ(p.count(), m.count());
+  EXPECT_EQ(p.drop(), m.drop());
+  EXPECT_EQ(p.drain_cycles(), m.drain_cycles());
+  const std::vector<tr::Record> want = m.Records();
+  for (ReadPort port : {ReadPort::kRecord, ReadPort::kWindow}) {
+    const std::vector<tr::Record> got = p.records(port);
+    ASSERT_EQ(got.size(), want.size()) << "port " << int(port);
+    for (size_t i = 0; i < want.size(); ++i) {
+      ASSERT_EQ(got[i], want[i]) << "record " << i << " of " << want.size() << " (port "
+                                 << int(port) << ", type " << tr::RecordLetter(tr::TypeOf(want[i]))
+                                 << ")";
+    }
+  }
+}
+
+Pair* Find(std::vector<Pair>& pairs, const std::string& name) {
+  for (Pair& p : pairs) {
+    if (p.name == name) return &p;
+  }
+  OTPU_CHECK(false);
+  return nullptr;
+}
+
+// ---- Real runs on the Verilated core ----
+
+isa::Program AttnSmall(const isa::Config& cfg, SparseMemory* image) {
+  kernels::DramLayout dram(uint64_t{1} << 20, uint32_t(cfg.D));
+  const kernels::AttnShape shape{.hq = 4, .hkv = 2, .hd = 128, .t = 64};
+  StatusOr<kernels::AttnPlan> plan = kernels::PlanAttn(shape, cfg, &dram);
+  OTPU_CHECK(plan.ok());
+  OTPU_CHECK(kernels::WriteAttnInputs(*plan, kernels::AttnInputs::Random(shape, 2), image).ok());
+  isa::ProgramBuilder b;
+  kernels::EmitAttn(b, *plan);
+  return b.Finish();
+}
+
+// Runs `code` on the core with every pair watching.
+void RunOnCore(const std::vector<isa::Instr>& code, const std::array<uint32_t, 8>& args,
+               SparseMemory* dram, int stall, std::vector<Pair>* pairs) {
+  auto h = RtlHarness::Create(BuiltConfig());
+  ASSERT_TRUE(h.ok()) << h.status().message();
+  for (Pair& p : *pairs) {
+    (*h)->AddHook(p.model.get());
+    (*h)->AddHook(p.rtl.get());
+  }
+  ASSERT_TRUE((*h)->LoadProgram(code).ok());
+  RtlRunOptions opts;
+  opts.args = args;
+  opts.mem.stall_percent = stall;
+  opts.max_cycles = 2000000;
+  StatusOr<RtlRun> run = (*h)->Run(dram, opts);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  ASSERT_EQ(run->stop, Stop::kHalt) << run->error;
+}
+
+void ExpectAllSame(std::vector<Pair>& pairs) {
+  for (Pair& p : pairs) ExpectSame(p);
+  // What each configuration is there to exercise.
+  EXPECT_GT(Find(pairs, "default")->count(), 0u);
+  EXPECT_GT(Find(pairs, "tiny keep-first")->drop(), 0u);
+  EXPECT_GT(Find(pairs, "tiny ring")->count(), uint32_t(kTiny.depth));
+  EXPECT_EQ(Find(pairs, "disabled")->count(), 0u);
+  EXPECT_EQ(Find(pairs, "disabled")->drop(), 0u);
+}
+
+struct CoreCase {
+  const char* name;
+  int stall;
+};
+
+class TraceRtlCoreTest : public ::testing::TestWithParam<CoreCase> {};
+
+TEST_P(TraceRtlCoreTest, RtlUnitEqualsTheModel) {
+  const CoreCase& c = GetParam();
+  const isa::Config cfg = BuiltConfig();
+  SparseMemory dram(cfg.DRAM_BYTES);
+  isa::Program program;
+  if (std::string(c.name) == "attn-small") {
+    program = AttnSmall(cfg, &dram);
+  } else {
+    StatusOr<workloads::WorkloadRun> w = workloads::MakeWorkload(c.name, cfg);
+    ASSERT_TRUE(w.ok()) << w.status().message();
+    ASSERT_EQ(w->steps.size(), 1u);
+    program = w->program;
+    dram = w->image;
+    for (const workloads::DramWrite& wr : w->steps[0].writes) {
+      dram.Write(wr.addr, wr.bytes.data(), wr.bytes.size());
+    }
+  }
+  std::vector<Pair> pairs = AllPairs();
+  RunOnCore(program.code, {}, &dram, c.stall, &pairs);
+  ExpectAllSame(pairs);
+  // The default queue keeps every line of a real workload (random programs, denser, may drop).
+  EXPECT_EQ(Find(pairs, "default")->drop(), 0u);
+  // The small buffer fills: keep first keeps a prefix, the ring wraps.
+  EXPECT_GT(Find(pairs, "small ring")->count(), uint32_t(kSmall.depth));
+}
+
+INSTANTIATE_TEST_SUITE_P(Runs, TraceRtlCoreTest,
+                         ::testing::Values(CoreCase{"mlp-small", 0}, CoreCase{"mlp-small", 20},
+                                           CoreCase{"attn-small", 0},
+                                           CoreCase{"attn-small", 20}),
+                         [](const ::testing::TestParamInfo<CoreCase>& i) {
+                           std::string n = std::string(i.param.name) + "_stall" +
+                                           std::to_string(i.param.stall);
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
+
+TEST(TraceRtlRandomProgramTest, RtlUnitEqualsTheModel) {
+  const isa::Config cfg = BuiltConfig();
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    RandomProgramOptions gen;
+    gen.seed = seed;
+    gen.segments = 24;
+    gen.kinds = {isa::Opcode::kLD, isa::Opcode::kST, isa::Opcode::kVOP, isa::Opcode::kQACT,
+                 isa::Opcode::kQST, isa::Opcode::kMM};
+    const RandomProgram p = MakeRandomProgram(cfg, gen);
+    SparseMemory dram(cfg.DRAM_BYTES);
+    FillRandomDram(seed, gen.dram_bytes, &dram);
+    std::vector<Pair> pairs = AllPairs();
+    RunOnCore(p.code, p.args, &dram, seed % 2 ? 20 : 0, &pairs);
+    ExpectAllSame(pairs);
+  }
+}
+
+// ---- Hand-driven event streams ----
+
+// A random cycle: any mix of events, start ready cycles up to 2^20 back (delays of 0xFFFF and
+// more need an R record; the values around it come often), windows with n past the 24-bit
+// field.
+CoreCycle RandomCycle(std::mt19937_64& rng, int64_t now, int density) {
+  auto chance = [&](int percent) { return int(rng() % 100) < percent; };
+  auto word = [&] { return uint32_t(rng()); };
+  CoreCycle c;
+  c.cycle = now;
+  c.dispatch.valid = chance(density);
+  c.dispatch.slot = int(rng() % 16);
+  c.dispatch.pc = uint32_t(rng() % 65536);
+  for (uint32_t& w : c.dispatch.instr.w) w = word();
+  for (int u = 0; u < kCoreUnits; ++u) {
+    CoreCycle::Start& s = c.start[size_t(u)];
+    s.valid = chance(density / 2);
+    s.slot = int(rng() % 16);
+    static constexpr uint32_t kEdges[] = {0xFFFE, 0xFFFF, 0x10000};  // around saturation
+    const uint32_t delay = chance(10)   ? kEdges[rng() % 3]
+                           : chance(30) ? uint32_t(rng() % (1u << 20))
+                                        : uint32_t(rng() % 8);
+    s.ready = uint32_t(now) - delay;
+    CoreCycle::End& e = c.end[size_t(u)];
+    e.valid = chance(density / 2);
+    e.slot = int(rng() % 16);
+    for (uint32_t& v : e.counters) v = word();
+  }
+  c.release = {chance(density / 2), int(rng() % 16)};
+  c.window.valid = chance(density / 4);
+  c.window.n = chance(50) ? word() : uint32_t(rng() % 4096);
+  for (uint32_t& v : c.window.columns) v = word();
+  c.halt.valid = chance(2);
+  for (uint32_t& v : c.halt.ports) v = word();
+  c.any = c.dispatch.valid || c.release.valid || c.window.valid || c.halt.valid;
+  for (int u = 0; u < kCoreUnits; ++u) c.any |= c.start[size_t(u)].valid || c.end[size_t(u)].valid;
+  return c;
+}
+
+// Cycles of varying density (so queues fill, drain and hold halt bundles), with CLEAR at
+// `clear_at` (-1: none), then a run end when `end_run`; each pair sees the same cycles.
+void DriveRandom(uint64_t seed, int64_t cycles, int64_t clear_at, bool end_run,
+                 std::vector<Pair>* pairs) {
+  std::mt19937_64 rng(seed);
+  for (Pair& p : *pairs) {
+    p.model->OnRunStart();
+    p.rtl->OnRunStart();
+  }
+  for (int64_t now = 0; now < cycles; ++now) {
+    const int density = (now / 200) % 3 == 0 ? 80 : (now / 200) % 3 == 1 ? 25 : 5;
+    const CoreCycle c = RandomCycle(rng, now, density);
+    for (Pair& p : *pairs) {
+      if (now == clear_at) {
+        p.model->OnRunStart();
+        p.clock_with_clear(c);
+      } else {
+        p.model->OnClock(c);
+        p.rtl->OnClock(c);
+      }
+    }
+  }
+  if (!end_run) return;
+  for (Pair& p : *pairs) {
+    p.model->OnRunEnd();
+    p.rtl->OnRunEnd();
+  }
+}
+
+TEST(TraceRtlStreamTest, RandomEventsWithClearInTheMiddle) {
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::vector<Pair> pairs = AllPairs();
+    DriveRandom(seed, 3000, 1234, true, &pairs);
+    for (Pair& p : pairs) ExpectSame(p);
+    Pair& def = *Find(pairs, "default");
+    // The stream exercised long delays (R records), drops and the ring.
+    const std::vector<tr::Record> recs = def.model->Records();
+    EXPECT_TRUE(std::any_of(recs.begin(), recs.end(), [](tr::Record r) {
+      return tr::TypeOf(r) == uint8_t(isa::RecordType::kREADY);
+    }));
+    EXPECT_GT(def.drop(), 0u);
+    EXPECT_GT(Find(pairs, "small ring")->count(), uint32_t(kSmall.depth));
+  }
+}
+
+TEST(TraceRtlStreamTest, ClearEmptiesTheQueueAndZeroesTheRegisters) {
+  std::vector<Pair> pairs = AllPairs();
+  DriveRandom(7, 150, -1, false, &pairs);  // dense: the queues are full
+  for (const char* name : {"default", "small keep-first", "small ring"}) {
+    ASSERT_TRUE(Find(pairs, name)->model->busy()) << name;
+  }
+  std::mt19937_64 rng(8);
+  for (Pair& p : pairs) {
+    SCOPED_TRACE(p.name);
+    p.model->OnRunStart();
+    p.clock_with_clear(RandomCycle(rng, 0, 80));  // its events are ignored
+    EXPECT_EQ(p.count(), 0u);
+    EXPECT_EQ(p.drop(), 0u);
+    p.model->OnRunEnd();
+    p.rtl->OnRunEnd();
+    EXPECT_EQ(p.drain_cycles(), 0);
+    ExpectSame(p);
+  }
+}
+
+// The halt bundle of a dense cycle finds the queue nearly full: it is held, BUSY stays up and
+// it reaches the buffer whole.
+TEST(TraceRtlStreamTest, HaltBundleIsHeldUntilItFits) {
+  std::vector<Pair> pairs;
+  pairs.push_back(MakePair<Votpu_trace>("default", kDefault, false));
+  pairs.push_back(MakePair<Votpu_trace_small>("small keep-first", kSmall, false));
+  std::mt19937_64 rng(11);
+  for (Pair& p : pairs) {
+    p.model->OnRunStart();
+    p.rtl->OnRunStart();
+  }
+  for (int64_t now = 0; now < 40; ++now) {
+    CoreCycle c = RandomCycle(rng, now, 100);
+    c.halt.valid = false;
+    c.window.valid = true;
+    c.any = true;
+    if (now == 39) {  // the run's last cycle: its window and the halt (22 lines)
+      CoreCycle last;
+      last.cycle = now;
+      last.any = true;
+      last.window = c.window;
+      last.halt = {true, {1, 2, 3, 4}};
+      c = last;
+    }
+    for (Pair& p : pairs) {
+      p.model->OnClock(c);
+      p.rtl->OnClock(c);
+    }
+  }
+  for (Pair& p : pairs) {
+    p.model->OnRunEnd();
+    p.rtl->OnRunEnd();
+    ExpectSame(p);
+    EXPECT_GT(p.drop(), 0u) << p.name;               // the queue was full ...
+    EXPECT_GT(p.drain_cycles(), 22) << p.name;        // ... when the halt bundle came
+    const std::vector<tr::Record> recs = p.model->Records();
+    ASSERT_GE(recs.size(), 5u);
+    EXPECT_EQ(tr::TypeOf(recs[recs.size() - 5]), uint8_t(isa::RecordType::kHALT)) << p.name;
+  }
+}
+
+}  // namespace
+}  // namespace otpu::rtl

@@ -67,7 +67,6 @@ StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cf
                                   int window_cycles, const std::string& mem) {
   ASSIGN_OR_RETURN(Profile p, BuildProfile(ProfileKind::kRtl, name, cfg, program, run.events,
                                            window_cycles));
-  p.config.WIN = window_cycles;
   p.config.MEM = mem;
   Slice& s = p.slices[0];
   UseCoreCounters(run, &s);

@@ -2,12 +2,17 @@
 
 #define FUSE_USE_VERSION 31
 #include <fuse.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <optional>
+#include <thread>
 
 namespace otpu::xdma_emu {
 namespace {
@@ -101,7 +106,63 @@ struct fuse_operations Operations() {
   return ops;
 }
 
+sigset_t StopSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+  return set;
+}
+
+// Stops the FUSE loop on SIGINT, SIGTERM or SIGHUP. libfuse's own handlers only set a flag
+// that the loop reads between requests, so a signal that lands just before the loop blocks in
+// read() on /dev/fuse is not seen until the next request, which may never come. Here the
+// signals are blocked (in every thread: see BlockStopSignals) and taken by sigwait in a thread of their own,
+// which ends the session and then interrupts the serving thread's read (SIGUSR1, no
+// SA_RESTART) until the loop has returned.
+class SignalStopper {
+ public:
+  explicit SignalStopper(struct fuse* fuse) : fuse_(fuse) {
+    stop_signals_ = StopSignals();
+    struct sigaction kick {};
+    kick.sa_handler = [](int) {};  // only interrupts a blocking read
+    sigemptyset(&kick.sa_mask);
+    sigaction(SIGUSR1, &kick, nullptr);
+    BlockStopSignals();
+    server_ = pthread_self();
+    waiter_ = std::thread([this] { Wait(); });
+  }
+  // Call once the loop has returned.
+  ~SignalStopper() {
+    loop_done_ = true;
+    pthread_kill(waiter_.native_handle(), SIGHUP);  // wakes sigwait if no signal came
+    waiter_.join();
+  }
+
+ private:
+  void Wait() {
+    int sig = 0;
+    sigwait(&stop_signals_, &sig);
+    if (loop_done_) return;
+    fuse_exit(fuse_);
+    while (!loop_done_) {
+      pthread_kill(server_, SIGUSR1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
+  struct fuse* fuse_;
+  sigset_t stop_signals_;
+  pthread_t server_;
+  std::atomic<bool> loop_done_{false};
+  std::thread waiter_;
+};
+
 }  // namespace
+
+void BlockStopSignals() {
+  const sigset_t set = StopSignals();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
 
 Status ServeDevice(const std::string& mountpoint, EmulatedXdma* device,
                    const std::function<void()>& on_mounted) {
@@ -116,20 +177,16 @@ Status ServeDevice(const std::string& mountpoint, EmulatedXdma* device,
   struct fuse* fuse = fuse_new(&args, &ops, sizeof(ops), device);
   fuse_opt_free_args(&args);
   if (!fuse) return Internal("FUSE: cannot create the file system (libfuse says why above)");
-  struct fuse_session* session = fuse_get_session(fuse);
-  if (fuse_set_signal_handlers(session) != 0) {
-    fuse_destroy(fuse);
-    return Internal("FUSE: cannot install the SIGINT/SIGTERM/SIGHUP handlers");
-  }
+  std::optional<SignalStopper> stopper(std::in_place, fuse);
   if (fuse_mount(fuse, mountpoint.c_str()) != 0) {
-    fuse_remove_signal_handlers(session);
+    stopper.reset();
     fuse_destroy(fuse);
     return Internal(mountpoint + ": FUSE mount failed (libfuse says why above; is /dev/fuse "
                                  "there and fusermount3 installed?)");
   }
   on_mounted();
   const int loop = fuse_loop(fuse);
-  fuse_remove_signal_handlers(session);
+  stopper.reset();
   fuse_unmount(fuse);
   fuse_destroy(fuse);
   if (loop < 0) return Internal(mountpoint + ": FUSE loop failed: " + std::strerror(-loop));

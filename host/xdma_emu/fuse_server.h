@@ -13,6 +13,11 @@
 
 namespace otpu::xdma_emu {
 
+// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread, and so in every thread it starts
+// later; ServeDevice takes them with sigwait. Call it before anything starts threads (the
+// board model's SystemC kernel does), or a thread that has them unblocked dies of them.
+void BlockStopSignals();
+
 // Mounts the three device files at `mountpoint` (an absolute path to an empty directory) and
 // serves them on this thread until SIGINT, SIGTERM or SIGHUP arrives or the file system is
 // unmounted from outside; then unmounts. `on_mounted` runs once, after the mount exists and

@@ -108,6 +108,7 @@ struct Startup {
 // Builds the board, mounts and serves until a signal or an unmount. The exit code.
 int Serve(const std::string& mountpoint, const Options& options, std::vector<Fault> faults,
           const Startup& startup) {
+  BlockStopSignals();
   host::BoardChoice choice;
   choice.sim = true;
   choice.regmap = options.regmap;

@@ -141,7 +141,7 @@ TEST(XdmaEmu, SigintUnmountsCleanlyAndExitsZero) {
   ASSERT_TRUE(emu.ready()) << emu.startup_output();
   const std::string mount = std::filesystem::canonical(emu.mountpoint()).string();
   ProcessResult result = emu.Stop(SIGINT);
-  EXPECT_TRUE(result.exited);
+  EXPECT_TRUE(result.exited) << "signal " << result.signal << ": " << result.err;
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_FALSE(IsMounted(mount));
 }

@@ -2,8 +2,8 @@
 // decode on the ISA simulator and on the RTL (cycles, roofline efficiency, wall seconds per
 // step) and `lens record qwen-tiny --pos` on the RTL, the Verilated core's speed and
 // the cost of its event tap, the RTL roofline efficiency and `lens record` wall time of mlp,
-// mlp8 and layer, and the .otpuprof writer and reader on a large synthetic profile; prints one
-// JSON object.
+// mlp8 and layer, the trace decoder and hw profile builder on the records of an RTL run, and
+// the .otpuprof writer and reader on a large synthetic profile; prints one JSON object.
 // scripts/bench.sh builds and runs it.
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "lens/build_hw_profile.h"
 #include "lens/build_profile.h"
 #include "lens/otpuprof.h"
 #include "lens/profile_json.h"
@@ -23,6 +24,7 @@
 #include "lens/synthetic.h"
 #include "sim/isa/isa_sim.h"
 #include "sim/rtl/rtl_harness.h"
+#include "sim/rtl/trace/trace_unit_model.h"
 #include "workloads/list.h"
 
 namespace otpu::lens {
@@ -197,6 +199,46 @@ Status BenchRtlRecord(const std::vector<std::string>& names, const std::string& 
   return OkStatus();
 }
 
+// The hw path's host side: the records of `name`'s traced step on the RTL (a lossless trace
+// unit model), tokenized, decoded and built into a hw profile again and again for at least
+// `min_seconds`; records per second.
+Status BenchTraceDecode(const std::string& name, double min_seconds, Writer& w) {
+  ASSIGN_OR_RETURN(workloads::WorkloadRun run, workloads::MakeWorkload(name, rtl::BuiltConfig()));
+  ASSIGN_OR_RETURN(std::unique_ptr<rtl::RtlHarness> h, rtl::RtlHarness::Create(run.config));
+  RETURN_IF_ERROR(h->LoadProgram(run.program));
+  ASSIGN_OR_RETURN(std::unique_ptr<rtl::TraceUnitModel> unit,
+                   rtl::TraceUnitModel::Create({.queue_depth = 1 << 16, .depth = 1 << 22}));
+  h->AddHook(unit.get());
+  SparseMemory dram = run.image;
+  for (const workloads::DramWrite& dw : run.steps.back().writes)
+    dram.Write(dw.addr, dw.bytes.data(), dw.bytes.size());
+  rtl::RtlRunOptions opts;
+  opts.args = run.steps.back().args;
+  ASSIGN_OR_RETURN(rtl::RtlRun r, h->Run(&dram, opts));
+  if (r.stop != rtl::Stop::kHalt) return Internal(name + ": RTL run stopped by " + r.error);
+  const std::vector<trace::Record> records = unit->Records();
+  const TraceRegisters regs{.count = unit->count(), .drop = unit->drop(),
+                            .depth = unit->options().depth};
+  int64_t builds = 0;
+  const double t0 = Seconds();
+  double elapsed = 0;
+  do {
+    ASSIGN_OR_RETURN(Profile p, BuildHwProfile(name, run.config, run.program, records, regs,
+                                               kDefaultBucketCycles, "ideal"));
+    if (p.cycles != r.events.cycles) return Internal(name + ": the hw profile lost cycles");
+    ++builds;
+    elapsed = Seconds() - t0;
+  } while (elapsed < min_seconds);
+  w.Key("trace_decode");
+  w.StartObject();
+  w.Key("workload"), w.String(name.c_str());
+  w.Key("records"), w.Int64(int64_t(records.size()));
+  w.Key("builds"), w.Int64(builds);
+  w.Key("records_per_s"), w.Double(double(records.size()) * double(builds) / elapsed);
+  w.EndObject();
+  return OkStatus();
+}
+
 // Writes and reads back a synthetic isa profile of `instrs` instruction rows.
 Status BenchProfileIo(int64_t instrs, const std::string& dir, Writer& w) {
   ProfileFile file = SyntheticFile({ProfileKind::kIsa}, instrs);
@@ -253,6 +295,7 @@ int Main(int argc, char** argv) {
   if (s.ok()) s = BenchDecode(vm["decode-pos"].as<int>(), w);
   if (s.ok()) s = BenchRtlSpeed("mlp", vm["rtl-pairs"].as<int>(), w);
   if (s.ok()) s = BenchRtlRecord({"mlp", "mlp8", "layer"}, vm["dir"].as<std::string>(), w);
+  if (s.ok()) s = BenchTraceDecode("mlp", vm["seconds"].as<double>(), w);
   if (s.ok()) s = BenchProfileIo(vm["instrs"].as<int64_t>(), vm["dir"].as<std::string>(), w);
   if (!s.ok()) {
     std::cerr << "lens_bench: " << s.message() << "\n";

@@ -4,7 +4,8 @@
 # step at position 8, wall seconds per step) and `lens record qwen-tiny --pos 8` wall seconds
 # on the RTL (earlier positions on the ISA simulator), the Verilated core's simulated cycles/s on `mlp` with and
 # without the event tap (and the tap's cost as a ratio), the RTL roofline efficiency and
-# `lens record` wall seconds of mlp, mlp8 and layer, and .otpuprof write/read speed on a
+# `lens record` wall seconds of mlp, mlp8 and layer, trace records/s through the decoder and
+# hw profile builder (records of an mlp step), and .otpuprof write/read speed on a
 # synthetic profile of 1M instructions; then the app's load time for that profile in headless
 # chromium; `otpu-lens record --sim --workload qwen-tiny` wall seconds on the board model; and
 # the board model's core cycles/s against the bare Verilated core (sim/board/board_bench.cc); host

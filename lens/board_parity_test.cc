@@ -16,12 +16,14 @@
 #include "lens/board_step_runner.h"
 #include "lens/build_hw_profile.h"
 #include "lens/profile_json.h"
+#include "lens/rtl_step_runner.h"
 #include "lens/trace/decoder.h"
 #include "sim/board/sim_board.h"
 #include "sim/rtl/event_collector.h"
 #include "workloads/kernels/attn.h"
 #include "workloads/kernels/kv_cache.h"
 #include "workloads/kernels/layer.h"
+#include "workloads/kernels/test_util.h"
 #include "workloads/list.h"
 
 namespace otpu::lens {
@@ -57,15 +59,10 @@ workloads::WorkloadRun OneStep(const std::string& name, const isa::Config& cfg,
 
 workloads::WorkloadRun AttnSmall(const isa::Config& cfg) {
   SparseMemory image(cfg.DRAM_BYTES);
-  kernels::DramLayout dram(workloads::kImageBase, uint32_t(cfg.D));
-  const kernels::AttnShape shape{.hq = 4, .hkv = 2, .hd = 128, .t = 64};
-  auto plan = kernels::PlanAttn(shape, cfg, &dram);
-  OTPU_CHECK(plan.ok());
-  OTPU_CHECK(kernels::WriteAttnInputs(*plan, kernels::AttnInputs::Random(shape, 2), &image).ok());
-  isa::ProgramBuilder b;
-  kernels::EmitAttn(b, *plan);
-  return OneStep("attn-small", cfg, b.Finish(), std::move(image), {},
-                 {plan->out, uint64_t(shape.hq) * shape.hd * 4});
+  kernels::SmallAttn attn = kernels::WriteSmallAttn(cfg, &image);
+  const kernels::AttnShape& shape = attn.plan.shape;
+  return OneStep("attn-small", cfg, std::move(attn.program), std::move(image), {},
+                 {attn.plan.out, uint64_t(shape.hq) * shape.hd * 4});
 }
 
 // The layer of the list at hidden 256, 4 q / 2 kv heads, a 64-position cache, position 5.
@@ -113,21 +110,6 @@ std::string Json(Profile p) {
   return *j;
 }
 
-trace::TraceRun FromCollector(const rtl::EventCollector& c) {
-  trace::TraceRun t;
-  t.events = c.events();
-  t.ports = c.ports();
-  t.halted = c.halted();
-  for (const rtl::WindowRecord& w : c.windows()) {
-    trace::WindowCounts wc;
-    wc.last = w.last;
-    wc.n = w.n;
-    for (int i = 0; i < trace::kWindowColumns; ++i) wc.columns[size_t(i)] = w.columns[size_t(i)];
-    t.windows.push_back(wc);
-  }
-  return t;
-}
-
 class BoardParityTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(BoardParityTest, HwProfileEqualsRtlProfileAndRecordsEqualTheEvents) {
@@ -161,7 +143,8 @@ TEST_P(BoardParityTest, HwProfileEqualsRtlProfileAndRecordsEqualTheEvents) {
   EXPECT_EQ(hw.hwtrace->drop, 0);
   EXPECT_EQ(hw.hwtrace->lost, 0);
   EXPECT_EQ(hw.cycles, runner.last().counters.cycles);
-  const trace::TraceRun want = FromCollector(collector);
+  const trace::TraceRun want =
+      ToTraceRun(collector.events(), collector.windows(), collector.ports(), collector.halted());
   auto rtl = BuildRtlProfile("rtl", cfg, run.program, want, ropts.bucket_cycles, mem.Name());
   ASSERT_TRUE(rtl.ok()) << rtl.status().message();
   EXPECT_EQ(Json(hw), Json(*rtl));

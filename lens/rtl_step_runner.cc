@@ -6,16 +6,15 @@
 #include "workloads/common/strings.h"
 
 namespace otpu::lens {
-namespace {
-
-// The harness's run as the rtl profile builder takes it (the decoder's shape, nothing lost).
-trace::TraceRun ToTraceRun(const rtl::RtlRun& run, const sim::RunEvents& events) {
+trace::TraceRun ToTraceRun(const sim::RunEvents& events,
+                           const std::vector<rtl::WindowRecord>& windows,
+                           const std::array<int64_t, 4>& ports, bool halted) {
   trace::TraceRun t;
   t.events = events;
-  t.ports = run.ports;
-  t.halted = run.stop == rtl::Stop::kHalt;
-  t.windows.reserve(run.windows.size());
-  for (const rtl::WindowRecord& w : run.windows) {
+  t.ports = ports;
+  t.halted = halted;
+  t.windows.reserve(windows.size());
+  for (const rtl::WindowRecord& w : windows) {
     trace::WindowCounts c;
     c.last = w.last;
     c.n = w.n;
@@ -24,8 +23,6 @@ trace::TraceRun ToTraceRun(const rtl::RtlRun& run, const sim::RunEvents& events)
   }
   return t;
 }
-
-}  // namespace
 
 RtlStepRunner::RtlStepRunner(const rtl::DramOptions& mem, int window_cycles,
                              bool untraced_on_isa)
@@ -95,7 +92,7 @@ StatusOr<Profile> RtlStepRunner::BuildStepProfile(const std::string& name,
   if (bucket_cycles != window_cycles_)
     return InvalidArgument(StrFormat("bucket of %d cycles, but the core counted windows of %d",
                                      bucket_cycles, window_cycles_));
-  return BuildRtlProfile(name, run.config, run.program, ToTraceRun(last_, events), bucket_cycles,
+  return BuildRtlProfile(name, run.config, run.program, ToTraceRun(events, last_.windows, last_.ports, last_.stop == rtl::Stop::kHalt), bucket_cycles,
                          mem_.Name());
 }
 

@@ -3,13 +3,23 @@
 #ifndef OTPU_LENS_RTL_STEP_RUNNER_H_
 #define OTPU_LENS_RTL_STEP_RUNNER_H_
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "lens/recorder.h"
+#include "lens/trace/decoder.h"
 #include "sim/rtl/rtl_harness.h"
 
 namespace otpu::lens {
+
+// A core run's events, counter windows and port totals as the rtl profile builder takes them
+// (the trace decoder's shape, nothing lost).
+trace::TraceRun ToTraceRun(const sim::RunEvents& events,
+                           const std::vector<rtl::WindowRecord>& windows,
+                           const std::array<int64_t, 4>& ports, bool halted);
 
 // The StepRunner of the RTL path: one harness, one DRAM that persists across the steps.
 // With `untraced_on_isa`, the steps before the first traced one run on the ISA simulator over

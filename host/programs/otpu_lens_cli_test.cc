@@ -1,9 +1,7 @@
 // End-to-end tests of the real `otpu-lens` binary: record --sim on the board model, the
 // subcommands shared with lens, exit codes and one stderr line per error.
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "host/lock/test_subprocess.h"
 #include "lens/otpuprof.h"
 
 namespace otpu::host {
@@ -40,25 +39,11 @@ class OtpuLensCliTest : public ::testing::Test {
     return std::string(std::istreambuf_iterator<char>(in), {});
   }
 
-  // Runs `binary args...` with stdout and stderr captured in files.
-  Result Run(const char* binary, std::vector<std::string> args) const {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+  // Runs `binary args...`, capturing stdout and stderr (host/lock/test_subprocess.h).
+  static Result Run(const char* binary, std::vector<std::string> args) {
     args.insert(args.begin(), binary);
-    pid_t pid = fork();
-    if (pid == 0) {
-      int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(o, 1);
-      dup2(e, 2);
-      std::vector<char*> argv;
-      for (std::string& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(out), Slurp(err)};
+    const testing::ProcessResult r = testing::RunProcess(args, {}, /*timeout_s=*/600);
+    return {r.exited ? r.exit_code : -1, r.out, r.err};
   }
   Result OtpuLens(std::vector<std::string> args) const { return Run(OTPU_LENS_BINARY, args); }
 

@@ -1,6 +1,7 @@
 #include "workloads/kernels/test_util.h"
 
 #include "sim/isa/isa_sim.h"
+#include "workloads/list.h"
 
 namespace otpu::kernels {
 
@@ -53,6 +54,17 @@ void PoisonKvCache(const KvCachePlan& kv, int from, SparseMemory* dram) {
         v[i] = 50.0f;
       }
   OTPU_CHECK(WriteKvPrefix(all, k, v, all.t_max, dram).ok());
+}
+
+SmallAttn WriteSmallAttn(const isa::Config& cfg, SparseMemory* image) {
+  DramLayout dram(workloads::kImageBase, uint32_t(cfg.D));
+  const AttnShape shape{.hq = 4, .hkv = 2, .hd = 128, .t = 64};
+  StatusOr<AttnPlan> plan = PlanAttn(shape, cfg, &dram);
+  OTPU_CHECK(plan.ok());
+  OTPU_CHECK(WriteAttnInputs(*plan, AttnInputs::Random(shape, 2), image).ok());
+  isa::ProgramBuilder b;
+  EmitAttn(b, *plan);
+  return {*plan, b.Finish()};
 }
 
 }  // namespace otpu::kernels

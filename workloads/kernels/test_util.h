@@ -11,6 +11,7 @@
 #include "workloads/common/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/program.h"
+#include "workloads/kernels/attn.h"
 #include "workloads/kernels/kv_cache.h"
 #include "workloads/workload.h"
 
@@ -32,6 +33,14 @@ StatusOr<workloads::CheckReport> RunWorkload(const workloads::WorkloadRun& run,
 // position) and values (50) that would dominate any output they leaked into: the tests then
 // write the real prefix over positions [0, from).
 void PoisonKvCache(const KvCachePlan& kv, int from, SparseMemory* dram);
+
+// The small attention the trace and board parity tests run: 4 q / 2 kv heads of 128 over 64
+// positions, random inputs (seed 2) written into `image` from workloads::kImageBase.
+struct SmallAttn {
+  AttnPlan plan;
+  isa::Program program;
+};
+SmallAttn WriteSmallAttn(const isa::Config& cfg, SparseMemory* image);
 
 }  // namespace otpu::kernels
 

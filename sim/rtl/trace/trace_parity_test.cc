@@ -12,10 +12,11 @@
 
 #include "lens/build_hw_profile.h"
 #include "lens/profile_json.h"
+#include "lens/rtl_step_runner.h"
 #include "sim/rtl/rtl_harness.h"
 #include "sim/rtl/trace/trace_unit_model.h"
 #include "workloads/isa/program.h"
-#include "workloads/kernels/attn.h"
+#include "workloads/kernels/test_util.h"
 #include "workloads/list.h"
 
 namespace otpu::rtl {
@@ -30,17 +31,6 @@ struct Case {
   const char* name;
   int stall;  // memory stall percent
 };
-
-isa::Program AttnSmall(const isa::Config& cfg, SparseMemory* image) {
-  kernels::DramLayout dram(uint64_t{1} << 20, uint32_t(cfg.D));
-  const kernels::AttnShape shape{.hq = 4, .hkv = 2, .hd = 128, .t = 64};
-  StatusOr<kernels::AttnPlan> plan = kernels::PlanAttn(shape, cfg, &dram);
-  OTPU_CHECK(plan.ok());
-  OTPU_CHECK(kernels::WriteAttnInputs(*plan, kernels::AttnInputs::Random(shape, 2), image).ok());
-  isa::ProgramBuilder b;
-  kernels::EmitAttn(b, *plan);
-  return b.Finish();
-}
 
 // One run of a case with several trace units watching, shared by the tests of that case.
 struct SharedRun {
@@ -65,7 +55,7 @@ const SharedRun& Shared(const Case& c) {
   SparseMemory dram(r->cfg.DRAM_BYTES);
   std::vector<workloads::Step> steps = {workloads::Step{.traced = true}};
   if (std::string(c.name) == "attn-small") {
-    r->program = AttnSmall(r->cfg, &dram);
+    r->program = kernels::WriteSmallAttn(r->cfg, &dram).program;
   } else {
     StatusOr<workloads::WorkloadRun> w = workloads::MakeWorkload(c.name, r->cfg);
     OTPU_CHECK(w.ok());
@@ -106,18 +96,7 @@ const SharedRun& Shared(const Case& c) {
 }
 
 tr::TraceRun FromHarness(const RtlRun& run) {
-  tr::TraceRun t;
-  t.events = run.events;
-  t.ports = run.ports;
-  t.halted = true;
-  for (const WindowRecord& w : run.windows) {
-    tr::WindowCounts c;
-    c.last = w.last;
-    c.n = w.n;
-    for (int i = 0; i < tr::kWindowColumns; ++i) c.columns[size_t(i)] = w.columns[size_t(i)];
-    t.windows.push_back(c);
-  }
-  return t;
+  return lens::ToTraceRun(run.events, run.windows, run.ports, /*halted=*/true);
 }
 
 lens::TraceRegisters Registers(const TraceUnitModel& m) {

@@ -21,7 +21,7 @@
 #include "sim/rtl/trace/trace_unit_model.h"
 #include "tests/rtl/trace/rtl_trace_unit.h"
 #include "workloads/isa/program.h"
-#include "workloads/kernels/attn.h"
+#include "workloads/kernels/test_util.h"
 #include "workloads/list.h"
 
 namespace otpu::rtl {
@@ -112,17 +112,6 @@ Pair* Find(std::vector<Pair>& pairs, const std::string& name) {
 
 // ---- Real runs on the Verilated core ----
 
-isa::Program AttnSmall(const isa::Config& cfg, SparseMemory* image) {
-  kernels::DramLayout dram(uint64_t{1} << 20, uint32_t(cfg.D));
-  const kernels::AttnShape shape{.hq = 4, .hkv = 2, .hd = 128, .t = 64};
-  StatusOr<kernels::AttnPlan> plan = kernels::PlanAttn(shape, cfg, &dram);
-  OTPU_CHECK(plan.ok());
-  OTPU_CHECK(kernels::WriteAttnInputs(*plan, kernels::AttnInputs::Random(shape, 2), image).ok());
-  isa::ProgramBuilder b;
-  kernels::EmitAttn(b, *plan);
-  return b.Finish();
-}
-
 // Runs `code` on the core with every pair watching.
 void RunOnCore(const std::vector<isa::Instr>& code, const std::array<uint32_t, 8>& args,
                SparseMemory* dram, int stall, std::vector<Pair>* pairs) {
@@ -165,7 +154,7 @@ TEST_P(TraceRtlCoreTest, RtlUnitEqualsTheModel) {
   SparseMemory dram(cfg.DRAM_BYTES);
   isa::Program program;
   if (std::string(c.name) == "attn-small") {
-    program = AttnSmall(cfg, &dram);
+    program = kernels::WriteSmallAttn(cfg, &dram).program;
   } else {
     StatusOr<workloads::WorkloadRun> w = workloads::MakeWorkload(c.name, cfg);
     ASSERT_TRUE(w.ok()) << w.status().message();

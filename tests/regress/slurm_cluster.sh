@@ -3,8 +3,11 @@
 # own socket), slurmctld and slurmd with a generated slurm.conf, free ports, no accounting, no
 # cgroups. Used by the Slurm backend test of otpu-regress (docs/regress.md, "Slurm backend").
 #
-#   slurm_cluster.sh up DIR     start munged, slurmctld, slurmd; wait until the node is idle;
-#                               print "SLURM_CONF=DIR/slurm.conf" (export it for sbatch/squeue)
+#   slurm_cluster.sh up DIR [OWNER_PID]
+#                               start munged, slurmctld, slurmd; wait until the node is idle;
+#                               print "SLURM_CONF=DIR/slurm.conf" (export it for sbatch/squeue).
+#                               With OWNER_PID, a watchdog runs `down DIR` once that process is
+#                               gone, so a test killed by its timeout leaves no daemons behind.
 #   slurm_cluster.sh down DIR   stop every daemon started by `up DIR`, by the pids it recorded
 #
 # DIR must exist and be empty (or hold a previous `up`). Nothing outside DIR is written, and no
@@ -12,10 +15,12 @@
 # Running as root (CI, containers) munged needs --force; slurmd runs as the invoking user.
 set -euo pipefail
 
-usage() { echo "usage: $0 up|down DIR" >&2; exit 2; }
-(($# == 2)) || usage
+usage() { echo "usage: $0 up DIR [OWNER_PID] | down DIR" >&2; exit 2; }
+(($# == 2 || $# == 3)) || usage
+self=$(realpath "$0")
 cmd=$1
 dir=$(cd "$2" && pwd)
+owner=${3:-}
 
 die() { echo "slurm_cluster: $*" >&2; exit 1; }
 
@@ -24,25 +29,30 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
-# Sends TERM to the pid in FILE (if it is alive), waits up to 10 s, then KILLs it.
-stop_pidfile() {
-  local file=$1 pid
-  [[ -s $file ]] || return 0
-  pid=$(<"$file")
-  [[ $pid =~ ^[0-9]+$ ]] || return 0
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$file"
+# The live pid recorded in FILE, or nothing.
+live_pid() {
+  local pid
+  [[ -s $1 ]] || return 0
+  pid=$(<"$1")
+  [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  return 0
 }
 
 down() {
-  # Slurm first (it talks to munge while shutting down), munge last.
-  stop_pidfile "$dir/slurmd.pid"
-  stop_pidfile "$dir/slurmctld.pid"
-  stop_pidfile "$dir/munged.pid"
+  # TERM to all three at once (each takes 1-2 s to shut down), up to 10 s, then KILL.
+  local pids=() pid f
+  for f in slurmd slurmctld munged; do
+    pid=$(live_pid "$dir/$f.pid")
+    [[ -n $pid ]] && pids+=("$pid") && kill -TERM "$pid" 2>/dev/null
+  done
+  for _ in $(seq 100); do
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    ((alive)) || break
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  rm -f "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munged.pid"
 }
 
 # Prints the last lines of every daemon log, for a failed `up`.
@@ -138,6 +148,13 @@ CONF
     dump_logs
     down
     die "node not idle after 60 s (sinfo state: '${state:-none}'); logs in $dir/log"
+  fi
+  if [[ -n $owner ]]; then
+    # Polls once a second; ends by itself once `down` removed the pid files.
+    (
+      while kill -0 "$owner" 2>/dev/null && [[ -e $dir/slurmctld.pid ]]; do sleep 1; done
+      [[ -e $dir/slurmctld.pid ]] && "$self" down "$dir"
+    ) </dev/null >/dev/null 2>&1 &
   fi
   echo "SLURM_CONF=$SLURM_CONF"
 }

@@ -1,0 +1,150 @@
+#include "host/programs/regress/slurm_command.h"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "host/programs/regress/captured_command.h"
+#include "host/programs/regress/slurm_backend.h"
+
+namespace otpu::regress {
+namespace {
+
+namespace fs = std::filesystem;
+namespace po = boost::program_options;
+
+// otpu-regress's documented exit codes (docs/regress.md).
+constexpr int kExitPassed = 0;
+constexpr int kExitUsage = 2;
+constexpr int kExitInfra = 5;
+
+constexpr char kUsage[] =
+    "usage: otpu-regress slurm MATRIX [--out DIR] [--wait] [--max-parallel K] [--only REGEX]\n"
+    "                          [--sbatch-arg ARG]...\n";
+
+int Fail(int code, const std::string& message) {
+  std::cerr << "otpu-regress slurm: " << message << "\n";
+  return code;
+}
+
+// Takes every `--sbatch-arg ARG` and `--sbatch-arg=ARG` out of `args` before option parsing:
+// ARG itself starts with "--" (--partition=gpu), which program_options would read as an
+// option of ours.
+std::vector<std::string> TakeSbatchArgs(std::vector<std::string>& args, bool& missing_value) {
+  std::vector<std::string> taken, rest;
+  const std::string flag = "--sbatch-arg";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == flag) {
+      if (i + 1 == args.size()) { missing_value = true; break; }
+      taken.push_back(args[++i]);
+    } else if (args[i].rfind(flag + "=", 0) == 0) {
+      taken.push_back(args[i].substr(flag.size() + 1));
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  args = rest;
+  return taken;
+}
+
+// The path of the running otpu-regress, for the jobs to run the same binary.
+StatusOr<std::string> SelfPath() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return Internal("cannot read /proc/self/exe: " + ec.message());
+  return self.string();
+}
+
+}  // namespace
+
+int RunSlurmCommand(int argc, char** argv) {
+  std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+  bool sbatch_arg_missing = false;
+  SlurmOptions options;
+  options.sbatch_args = TakeSbatchArgs(args, sbatch_arg_missing);
+  if (sbatch_arg_missing) return Fail(kExitUsage, "--sbatch-arg needs a value\n" + std::string(kUsage));
+
+  std::string matrix, out_dir;
+  po::options_description named("otpu-regress slurm options");
+  named.add_options()
+      ("help,h", "this help")
+      ("out", po::value<std::string>(&out_dir)->default_value("regress-out"),
+       "DIR for scripts, logs/, cells/ and the merged index (on a shared file system)")
+      ("wait", "block until the merge job is done; exit with the merged verdict")
+      ("max-parallel", po::value<int>(&options.max_parallel)->default_value(0),
+       "at most K cells at once (--array=...%K); 0 for Slurm's own limits")
+      ("only", po::value<std::string>(&options.only), "run only the cells whose id matches REGEX")
+      ("sbatch-arg", "ARG for both sbatch calls, repeatable (--sbatch-arg=--partition=p)");
+  po::options_description hidden;
+  hidden.add_options()("matrix", po::value<std::string>(&matrix));
+  po::options_description all;
+  all.add(named).add(hidden);
+  po::positional_options_description positional;
+  positional.add("matrix", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return Fail(kExitUsage, std::string(e.what()) + "\n" + kUsage);
+  }
+  if (vm.count("help")) {
+    std::cout << kUsage << named;
+    return kExitPassed;
+  }
+  if (matrix.empty()) return Fail(kExitUsage, std::string("no MATRIX given\n") + kUsage);
+  if (options.max_parallel < 0) return Fail(kExitUsage, "--max-parallel must be 0 or more");
+
+  auto self = SelfPath();
+  if (!self.ok()) return Fail(kExitInfra, self.status().message());
+  options.otpu_regress = *self;
+  options.matrix = fs::absolute(matrix).lexically_normal().string();
+  options.out_dir = fs::absolute(out_dir).lexically_normal().string();
+  if (options.out_dir.size() > 1 && options.out_dir.back() == '/') options.out_dir.pop_back();
+
+  // The cells, as the runner itself selects them: N is the number of lines.
+  std::vector<std::string> list = {options.otpu_regress, "list", options.matrix};
+  if (!options.only.empty()) list.insert(list.end(), {"--only", options.only});
+  auto listed = RunCaptured(list);
+  if (!listed.ok()) return Fail(kExitInfra, listed.status().message());
+  if (listed->exit_code != 0) {
+    // `list` already said what is wrong with the matrix (exit 4) or the options (2).
+    std::cerr << listed->err;
+    return listed->exit_code;
+  }
+  std::istringstream lines(listed->out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find_first_not_of(" \t\r") != std::string::npos) ++options.cells;
+  }
+  if (options.cells == 0) {
+    return Fail(kExitUsage, "no cells selected from " + options.matrix +
+                                (options.only.empty() ? "" : " by --only " + options.only));
+  }
+
+  auto submission = SubmitToSlurm(options);
+  if (!submission.ok()) {
+    int code = submission.status().code() == StatusCode::kInvalidArgument ? kExitUsage : kExitInfra;
+    return Fail(code, submission.status().message());
+  }
+  std::cout << "otpu-regress slurm: array job " << submission->array_job << " ("
+            << options.cells << (options.cells == 1 ? " cell" : " cells") << ", logs in "
+            << options.out_dir << "/logs/<task>.log)\n"
+            << "otpu-regress slurm: merge job " << submission->merge_job << " (afterany:"
+            << submission->array_job << ", merges into " << options.out_dir << "/index.json)\n"
+            << std::flush;
+  if (!vm.count("wait")) return kExitPassed;
+
+  auto verdict = WaitForSlurm(*submission, options.out_dir, SlurmWaitOptions{});
+  if (!verdict.ok()) return Fail(kExitInfra, verdict.status().message());
+  std::cout << "otpu-regress slurm: " << (*verdict == 0 ? "every cell passed" : "some cells failed")
+            << "; see " << options.out_dir << "/summary.md\n";
+  return *verdict;
+}
+
+}  // namespace otpu::regress

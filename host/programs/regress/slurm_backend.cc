@@ -193,6 +193,12 @@ StatusOr<int> WaitForSlurm(const SlurmSubmission& submission, const std::string&
 
   const std::string rc_path = Path(out_dir, kMergeRcFile);
   const std::string log = Path(out_dir, "logs/merge.log");
+  auto gone = std::chrono::steady_clock::now();
+  while (!fs::exists(rc_path) &&
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - gone).count() <
+             options.merge_rc_grace_seconds) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
   std::ifstream file(rc_path);
   if (!file) {
     return Internal("merge job " + submission.merge_job + " ended without writing " + rc_path +

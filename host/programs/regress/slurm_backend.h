@@ -42,6 +42,9 @@ struct SlurmWaitOptions {
   double poll_seconds = 2;        // between two squeue calls
   double timeout_seconds = 0;     // give up after this long; 0 waits for ever
   int max_squeue_failures = 30;   // consecutive failed squeue calls (controller away) tolerated
+  // How long merge.rc may take to appear after the merge job left the queue: on NFS the
+  // submitting host can see a file written on a compute node seconds later.
+  double merge_rc_grace_seconds = 15;
 };
 
 // Script file names inside DIR.

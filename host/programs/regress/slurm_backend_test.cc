@@ -170,6 +170,7 @@ TEST(SlurmBackend, WaitWithoutMergeResultNamesTheMergeLog) {
   TempDir dir;
   SlurmWaitOptions wait;
   wait.squeue = "/bin/true";
+  wait.merge_rc_grace_seconds = 0;
   auto verdict = WaitForSlurm({"7", "8"}, dir.path(), wait);
   ASSERT_FALSE(verdict.ok());
   EXPECT_NE(verdict.status().message().find("merge job 8 ended without writing"),

@@ -75,6 +75,14 @@ TEST_F(SlurmBackendOnLoopback, AFailingCellMakesWaitReturnOne) {
   EXPECT_TRUE(std::filesystem::exists(out + "/cells/c.json"));
 }
 
+TEST_F(SlurmBackendOnLoopback, ATaskThatDiesWithoutAResultMakesWaitReturnFive) {
+  std::string out = dir_.path() + "/out";
+  ProcessResult r = Slurm({Matrix("a pass\nb crash\n"), "--out", out, "--wait"});
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("exited 5: some cell could not be judged"), std::string::npos) << r.out;
+  EXPECT_NE(ReadFile(out + "/index.json").find("\"missing\": 1"), std::string::npos);
+}
+
 TEST_F(SlurmBackendOnLoopback, OnlySubmitsTheSelectedCells) {
   std::string out = dir_.path() + "/out";
   ProcessResult r = Slurm({Matrix("a pass\nb fail\nc pass\n"), "--out", out, "--wait",
@@ -118,6 +126,13 @@ TEST_F(SlurmBackendOnLoopback, UnreadableMatrixKeepsTheRunnersExitCode) {
   ProcessResult r = Slurm({dir_.path() + "/missing.txt", "--out", dir_.path() + "/out"});
   EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
   EXPECT_NE(r.err.find("missing.txt"), std::string::npos) << r.err;
+}
+
+TEST_F(SlurmBackendOnLoopback, TheDefaultOutDirIsNamedAfterTheMatrix) {
+  ProcessResult r = RunProcess({"sh", "-c", "cd \"$0\" && exec \"$1\" slurm \"$2\" --wait",
+                                dir_.path(), OTPU_FAKE_REGRESS, Matrix("a pass\n")}, {}, 120);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir_.path() + "/out/regress/matrix/index.json")) << r.out;
 }
 
 TEST_F(SlurmBackendOnLoopback, SbatchArgWithoutValueIsAUsageError) {

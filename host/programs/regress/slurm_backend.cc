@@ -206,10 +206,10 @@ StatusOr<int> WaitForSlurm(const SlurmSubmission& submission, const std::string&
   }
   std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   std::string rc = Trim(text);
-  if (rc == "0") return 0;
-  if (rc == "1") return 1;
-  return Internal("otpu-regress merge failed in merge job " + submission.merge_job + " (exit " +
-                  (rc.empty() ? "?" : rc) + "); see " + log);
+  if (rc.empty() || rc.size() > 3 || rc.find_first_not_of("0123456789") != std::string::npos) {
+    return Internal(rc_path + ": expected the merge's exit code, got '" + rc + "'; see " + log);
+  }
+  return std::stoi(rc);
 }
 
 }  // namespace otpu::regress

@@ -73,9 +73,10 @@ StatusOr<std::string> ParseJobId(const std::string& sbatch_output);
 StatusOr<SlurmSubmission> SubmitToSlurm(const SlurmOptions& options);
 
 // Polls `squeue -h -j <merge job>` until the merge job has left the queue, then returns the
-// merged verdict from DIR/merge.rc: 0 every cell passed, 1 some cell failed. Internal when the
-// merge job ended without writing merge.rc or merge itself failed otherwise (naming its log),
-// Unavailable when squeue kept failing, DeadlineExceeded on timeout.
+// merged verdict, `otpu-regress merge`'s exit code from DIR/merge.rc (0 every cell passed,
+// 1 some verdict failed, 5 some cell could not be judged, 4 unreadable results). Internal when
+// the merge job ended without writing merge.rc (naming its log), Unavailable when squeue kept
+// failing, DeadlineExceeded on timeout.
 StatusOr<int> WaitForSlurm(const SlurmSubmission& submission, const std::string& out_dir,
                            const SlurmWaitOptions& options);
 

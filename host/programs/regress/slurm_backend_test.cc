@@ -166,6 +166,27 @@ TEST(SlurmBackend, WaitReturnsTheMergedVerdict) {
   EXPECT_EQ(*verdict, 1);
 }
 
+TEST(SlurmBackend, WaitPassesOnTheMergesInfraCode) {
+  TempDir dir;
+  std::ofstream(dir.path() + "/merge.rc") << "5\n";
+  SlurmWaitOptions wait;
+  wait.squeue = "/bin/true";
+  auto verdict = WaitForSlurm({"7", "8"}, dir.path(), wait);
+  ASSERT_TRUE(verdict.ok()) << verdict.status().message();
+  EXPECT_EQ(*verdict, 5);
+}
+
+TEST(SlurmBackend, WaitRefusesAGarbledMergeRc) {
+  TempDir dir;
+  std::ofstream(dir.path() + "/merge.rc") << "oops\n";
+  SlurmWaitOptions wait;
+  wait.squeue = "/bin/true";
+  auto verdict = WaitForSlurm({"7", "8"}, dir.path(), wait);
+  ASSERT_FALSE(verdict.ok());
+  EXPECT_NE(verdict.status().message().find("merge.rc: expected the merge's exit code, got 'oops'"),
+            std::string::npos) << verdict.status().message();
+}
+
 TEST(SlurmBackend, WaitWithoutMergeResultNamesTheMergeLog) {
   TempDir dir;
   SlurmWaitOptions wait;

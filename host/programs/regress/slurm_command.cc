@@ -22,6 +22,7 @@ namespace po = boost::program_options;
 // otpu-regress's documented exit codes (docs/regress.md).
 constexpr int kExitPassed = 0;
 constexpr int kExitUsage = 2;
+constexpr int kExitBadInput = 4;
 constexpr int kExitInfra = 5;
 
 constexpr char kUsage[] =
@@ -63,7 +64,7 @@ StatusOr<std::string> SelfPath() {
 
 }  // namespace
 
-int RunSlurmCommand(int argc, char** argv) {
+int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare) {
   std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
   bool sbatch_arg_missing = false;
   SlurmOptions options;
@@ -74,8 +75,9 @@ int RunSlurmCommand(int argc, char** argv) {
   po::options_description named("otpu-regress slurm options");
   named.add_options()
       ("help,h", "this help")
-      ("out", po::value<std::string>(&out_dir)->default_value("regress-out"),
-       "DIR for scripts, logs/, cells/ and the merged index (on a shared file system)")
+      ("out", po::value<std::string>(&out_dir),
+       "DIR for scripts, logs/, cells/ and the merged index, on a file system every node sees "
+       "(default out/regress/NAME, NAME the matrix file's stem)")
       ("wait", "block until the merge job is done; exit with the merged verdict")
       ("max-parallel", po::value<int>(&options.max_parallel)->default_value(0),
        "at most K cells at once (--array=...%K); 0 for Slurm's own limits")
@@ -105,6 +107,7 @@ int RunSlurmCommand(int argc, char** argv) {
   if (!self.ok()) return Fail(kExitInfra, self.status().message());
   options.otpu_regress = *self;
   options.matrix = fs::absolute(matrix).lexically_normal().string();
+  if (out_dir.empty()) out_dir = "out/regress/" + fs::path(matrix).stem().string();
   options.out_dir = fs::absolute(out_dir).lexically_normal().string();
   if (options.out_dir.size() > 1 && options.out_dir.back() == '/') options.out_dir.pop_back();
 
@@ -127,6 +130,16 @@ int RunSlurmCommand(int argc, char** argv) {
                                 (options.only.empty() ? "" : " by --only " + options.only));
   }
 
+  if (prepare) {
+    Status prepared = prepare(options.matrix, options.only, options.out_dir);
+    if (!prepared.ok()) {
+      StatusCode c = prepared.code();
+      bool bad_input = c == StatusCode::kInvalidArgument || c == StatusCode::kNotFound ||
+                       c == StatusCode::kDataLoss;
+      return Fail(bad_input ? kExitBadInput : kExitInfra, prepared.message());
+    }
+  }
+
   auto submission = SubmitToSlurm(options);
   if (!submission.ok()) {
     int code = submission.status().code() == StatusCode::kInvalidArgument ? kExitUsage : kExitInfra;
@@ -142,8 +155,13 @@ int RunSlurmCommand(int argc, char** argv) {
 
   auto verdict = WaitForSlurm(*submission, options.out_dir, SlurmWaitOptions{});
   if (!verdict.ok()) return Fail(kExitInfra, verdict.status().message());
-  std::cout << "otpu-regress slurm: " << (*verdict == 0 ? "every cell passed" : "some cells failed")
-            << "; see " << options.out_dir << "/summary.md\n";
+  const char* what = *verdict == 0   ? "every cell passed"
+                     : *verdict == 1 ? "some verdict failed"
+                     : *verdict == 5 ? "some cell could not be judged (infrastructure)"
+                                     : "the merge failed";
+  std::cout << "otpu-regress slurm: merge job " << submission->merge_job << " exited "
+            << *verdict << ": " << what << "; see " << options.out_dir << "/summary.md and "
+            << options.out_dir << "/logs/\n";
   return *verdict;
 }
 

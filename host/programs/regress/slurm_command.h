@@ -4,16 +4,29 @@
 #ifndef OTPU_HOST_PROGRAMS_REGRESS_SLURM_COMMAND_H_
 #define OTPU_HOST_PROGRAMS_REGRESS_SLURM_COMMAND_H_
 
+#include <functional>
+#include <string>
+
+#include "workloads/common/status.h"
+
 namespace otpu::regress {
+
+// Prepares DIR for `otpu-regress merge DIR` before anything is submitted: the runner writes
+// there which cells MATRIX --only REGEX selects (its selection.json), so the merge can count a
+// cell whose task died as missing. InvalidArgument, NotFound or DataLoss for a bad matrix
+// (exit 4), anything else is infrastructure (exit 5).
+using SlurmPrepare = std::function<Status(const std::string& matrix, const std::string& only,
+                                          const std::string& out_dir)>;
 
 // Runs the `slurm` subcommand. argv[0] is the subcommand's name ("slurm") and is ignored; the
 // rest are its options. Selects the cells with `<this binary> list MATRIX [--only REGEX]`,
 // submits the array and the merge job, prints both job ids, and with --wait blocks until the
 // merge job is done. Returns the process exit code: 0 submitted (or, with --wait, every cell
-// passed), 1 some cell failed (--wait), 2 usage, 4 bad matrix (as `list` reported it),
-// 5 infrastructure (sbatch or squeue missing or failing, merge job lost), each with one
-// stderr line naming what failed.
-int RunSlurmCommand(int argc, char** argv);
+// passed), otherwise with --wait the merge's exit code (1 some verdict failed, 5 some cell not
+// judged), 2 usage, 4 bad matrix (as `list` or `prepare` reported it), 5 infrastructure (sbatch
+// or squeue missing or failing, merge job lost), each with one stderr line naming what failed.
+// `prepare` (may be empty) runs after the selection and before the submission.
+int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare = {});
 
 }  // namespace otpu::regress
 

@@ -1,0 +1,117 @@
+// The real otpu-regress on a loopback Slurm (slurm_cluster.sh): `otpu-regress slurm --wait`
+// merges the same index as `otpu-regress run` on the same cells, and a performance regression
+// (an RTL-free perturbation: one DRAM latency in a copied matrix) makes --wait return 1.
+// Two cells of the smoke matrix (mlp-small, axi, both RTL configurations) keep it to about a
+// minute; the whole smoke matrix goes through the same code.
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+#include <rapidjson/writer.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "host/lock/test_subprocess.h"
+#include "host/lock/test_temp_dir.h"
+#include "tests/regress/slurm_cluster.h"
+
+namespace otpu::regress {
+namespace {
+
+namespace fs = std::filesystem;
+using host::testing::ProcessResult;
+using host::testing::RunProcess;
+using host::testing::TempDir;
+
+constexpr char kOnly[] = "^mlp-small/(sim|board)/axi/sim/";
+constexpr double kTimeoutS = 900;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream file(path);
+  return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+}
+
+// Drops what differs between two runs of the same cells: wall times, and whether a result was
+// reused from an earlier run.
+void DropVolatile(rapidjson::Value& v) {
+  if (v.IsObject()) {
+    for (const char* key : {"wall_s", "reused"}) v.RemoveMember(key);
+    for (auto& m : v.GetObject()) DropVolatile(m.value);
+  } else if (v.IsArray()) {
+    for (auto& e : v.GetArray()) DropVolatile(e);
+  }
+}
+
+// DIR/index.json without its volatile fields, as compact JSON ("" when unreadable).
+std::string StableIndex(const std::string& dir) {
+  std::string text = ReadFile(dir + "/index.json");
+  rapidjson::Document doc;
+  doc.Parse(text.c_str());
+  if (doc.HasParseError()) return "";
+  DropVolatile(doc);
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  doc.Accept(w);
+  return sb.GetString();
+}
+
+class OtpuRegressOnSlurm : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto cluster = testing::SlurmCluster::Create(OTPU_SLURM_CLUSTER_SCRIPT);
+    ASSERT_TRUE(cluster.ok()) << cluster.status().message();
+    cluster_ = std::move(cluster).value().release();
+  }
+  static void TearDownTestSuite() {
+    delete cluster_;
+    cluster_ = nullptr;
+  }
+  void SetUp() override { ASSERT_NE(cluster_, nullptr) << "no Slurm cluster"; }
+
+  static ProcessResult Regress(std::vector<std::string> args) {
+    args.insert(args.begin(), OTPU_REGRESS_BINARY);
+    return RunProcess(args, {}, kTimeoutS);
+  }
+
+  static testing::SlurmCluster* cluster_;
+  TempDir dir_;
+};
+
+testing::SlurmCluster* OtpuRegressOnSlurm::cluster_ = nullptr;
+
+TEST_F(OtpuRegressOnSlurm, MergesTheSameIndexAsTheLocalRun) {
+  const std::string local = dir_.path() + "/local", slurm = dir_.path() + "/slurm";
+  ProcessResult run = Regress({"run", OTPU_SMOKE_MATRIX, "--only", kOnly, "-j", "2", "--out", local});
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  ProcessResult r = Regress({"slurm", OTPU_SMOKE_MATRIX, "--only", kOnly, "--out", slurm,
+                             "--wait", "--max-parallel", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err << ReadFile(slurm + "/logs/merge.log");
+  EXPECT_TRUE(fs::exists(slurm + "/junit.xml"));
+  EXPECT_TRUE(fs::exists(slurm + "/summary.md"));
+  EXPECT_TRUE(fs::exists(slurm + "/logs/0.log"));
+  EXPECT_TRUE(fs::exists(slurm + "/logs/1.log"));
+  const std::string expected = StableIndex(local);
+  ASSERT_NE(expected, "");
+  EXPECT_NE(expected.find("\"counts\":{\"cells\":2,\"pass\":2"), std::string::npos) << expected;
+  EXPECT_EQ(StableIndex(slurm), expected);
+}
+
+TEST_F(OtpuRegressOnSlurm, APerformanceRegressionMakesWaitReturnOne) {
+  // The smoke matrix with a slower DRAM, judged against the smoke baselines.
+  std::string matrix = ReadFile(OTPU_SMOKE_MATRIX);
+  const std::string name = "\"name\": \"smoke\",";
+  ASSERT_NE(matrix.find(name), std::string::npos);
+  matrix.replace(matrix.find(name), name.size(), name + " \"dram\": {\"latency\": 40},");
+  const std::string copy = dir_.path() + "/smoke.json";
+  std::ofstream(copy) << matrix;
+  fs::create_directory_symlink(fs::path(OTPU_SMOKE_MATRIX).parent_path() / "baselines",
+                               dir_.path() + "/baselines");
+  const std::string out = dir_.path() + "/out";
+  ProcessResult r = Regress({"slurm", copy, "--only", kOnly, "--out", out, "--wait"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err << ReadFile(out + "/logs/merge.log");
+  const std::string index = ReadFile(out + "/index.json");
+  EXPECT_NE(index.find("\"passed\": false"), std::string::npos) << index;
+  EXPECT_NE(ReadFile(out + "/summary.md").find("performance"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace otpu::regress

@@ -203,6 +203,34 @@ TEST_F(LensCliTest, RecordStallChangesTheCyclesButNotTheCheck) {
   EXPECT_EQ(b->profiles[0].instrs.size(), a->profiles[0].instrs.size());
 }
 
+TEST_F(LensCliTest, DiffOfTwoRecordingsNamesTheInstructionsThatMoved) {
+  std::string ideal = PathOf("i.otpuprof"), stall = PathOf("s.otpuprof");
+  ASSERT_EQ(Lens({"record", "mlp-small", "-o", ideal}).code, 0);
+  ASSERT_EQ(Lens({"record", "mlp-small", "--stall", "30", "-o", stall}).code, 0);
+  Result same = Lens({"diff", ideal, ideal});
+  EXPECT_EQ(same.code, 0) << same.err;
+  EXPECT_EQ(same.out, "equal: profile \"mlp-small\"\n");
+  Result d = Lens({"diff", ideal, stall});
+  EXPECT_EQ(d.code, 1) << d.err;
+  EXPECT_NE(d.out.find("profile \"mlp-small\": differs"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("  cycles "), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("moved most:\n    pc "), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find(" at workloads/kernels/mlp.cc:"), std::string::npos) << d.out;
+  Result j = Lens({"diff", ideal, stall, "--json"});
+  EXPECT_EQ(j.code, 1);
+  EXPECT_EQ(j.out.rfind("{\"equal\":false,", 0), 0u) << j.out;
+}
+
+TEST_F(LensCliTest, DiffErrorsHaveTheirCodes) {
+  std::string ideal = PathOf("i.otpuprof");
+  ASSERT_EQ(Lens({"record", "mlp-small", "--isa", "-o", ideal}).code, 0);
+  ExpectError(Lens({"diff", ideal}), 2, "lens diff: name two profile files, BASE and NEW (got 1)");
+  ExpectError(Lens({"diff", ideal, ideal, "--top", "-1"}), 2, "lens diff: --top must be >= 0");
+  Spit("bad.otpuprof", "{\"format\":\"x\"}");
+  ExpectError(Lens({"diff", ideal, PathOf("bad.otpuprof")}), 4, "bad.otpuprof");
+  ExpectError(Lens({"diff", PathOf("none.otpuprof"), ideal}), 1, "none.otpuprof");
+}
+
 TEST_F(LensCliTest, RecordAxiRunsTheBoardsDramAlsoWithStalls) {
   std::string axi = PathOf("a.otpuprof"), both = PathOf("as.otpuprof");
   Result rec = Lens({"record", "mlp-small", "--axi", "-o", axi});

@@ -27,11 +27,12 @@ constexpr const char* kUsage =
     "       lens record WORKLOAD... -o FILE [--isa | [--axi] [--stall N]] [--bucket N] [--pos N]\n"
     "       lens info FILE\n"
     "       lens summary FILE [--json]\n"
+    "       lens diff BASE NEW [--json] [--top N]\n"
     "       lens open [FILE] [--port N] [--no-browser]\n"
     "       lens html FILE -o OUT.html\n"
     "       lens export FILE --chrome-trace -o OUT.json.gz\n";
 
-constexpr const char* kCommands = "list, record, info, summary, open, html, export";
+constexpr const char* kCommands = "list, record, info, summary, diff, open, html, export";
 
 // Marks step `pos` as the one traced; false when the workload has no such step.
 bool TraceStep(workloads::WorkloadRun* run, int pos) {
@@ -152,6 +153,7 @@ int Main(int argc, char** argv) {
   if (cmd == "record") return Record(args);
   if (cmd == "info") return cli::Info("lens", args);
   if (cmd == "summary") return cli::Summary("lens", args);
+  if (cmd == "diff") return cli::Diff("lens", args);
   if (cmd == "open") return cli::Open("lens", args);
   if (cmd == "html") return cli::Html("lens", args);
   if (cmd == "export") return cli::Export("lens", args);

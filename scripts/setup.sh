@@ -9,7 +9,7 @@ packages=(
   libboost-program-options-dev libgtest-dev libgmock-dev
   rapidjson-dev libdeflate-dev libpcre2-dev libicu-dev
   libfuse3-dev fuse3 libcpp-httplib-dev
-  chromium python3 gzip
+  chromium python3 gzip libxml2-utils
   slurmctld slurmd slurm-client munge
 )
 

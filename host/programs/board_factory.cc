@@ -13,12 +13,18 @@ StatusOr<std::unique_ptr<BoardIface>> MakeBoard(const BoardChoice& choice) {
   board::SimBoardOptions opts;
   opts.regmap = choice.regmap;
   opts.mem.stall_percent = choice.stall_percent;
+  if (choice.mem) opts.mem = *choice.mem;
   ASSIGN_OR_RETURN(std::unique_ptr<board::SimBoard> b, board::SimBoard::Create(opts));
+  if (choice.hook) b->AddHook(choice.hook);
   return std::unique_ptr<BoardIface>(std::move(b));
 }
 
 std::string BoardMemoryName(const BoardChoice& choice) {
-  return choice.sim ? board::SimBoardOptions::DefaultMemory().Name() : "card";
+  if (!choice.sim) return "card";
+  if (choice.mem) return choice.mem->Name();
+  rtl::DramOptions mem = board::SimBoardOptions::DefaultMemory();
+  mem.stall_percent = choice.stall_percent;
+  return mem.Name();
 }
 
 }  // namespace otpu::host

@@ -5,9 +5,12 @@
 #define OTPU_HOST_PROGRAMS_BOARD_FACTORY_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "host/board_iface.h"
+#include "sim/rtl/core_cycle.h"
+#include "sim/rtl/dram_model.h"
 #include "workloads/common/status.h"
 
 namespace otpu::host {
@@ -19,6 +22,12 @@ struct BoardChoice {
   // of DRAM cycles that withhold ready (seeded).
   int regmap = 2;
   int stall_percent = 0;
+  // Board model only: the whole DRAM model (memory kind, stalls, seed, timing) instead of the
+  // default two-channel one with `stall_percent`.
+  std::optional<rtl::DramOptions> mem;
+  // Board model only: the core's lossless event tap (the `rtl` path), borrowed; for the
+  // regression runner's parity verdict and tests.
+  rtl::ClockHook* hook = nullptr;
 };
 
 // The board. For a card, XdmaBoard::Create's errors (NotFound naming the missing device

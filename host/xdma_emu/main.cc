@@ -33,7 +33,8 @@ constexpr int kExitUsage = 2;  // bad option
 constexpr int kExitBusy = host::kBusyExitCode;  // the mount point is taken or not empty
 
 constexpr char kUsage[] =
-    "usage: otpu-xdma-emu MOUNTPOINT [--regmap 1|2] [--stall N] [--fault SPEC]... [--foreground]\n"
+    "usage: otpu-xdma-emu MOUNTPOINT [--regmap 1|2] [--stall N] [--mem NAME] [--seed N] [--latency N]\n"
+    "                     [--queue-beats N] [--beats-per-cycle X] [--fault SPEC]... [--foreground]\n"
     "Serves a simulated openTPU card as MOUNTPOINT/xdma0_user, _h2c_0 and _c2h_0 (XDMA driver\n"
     "semantics) and prints the device prefix MOUNTPOINT/xdma0 once mounted. Stop it with\n"
     "SIGINT/SIGTERM or `fusermount3 -u MOUNTPOINT`.\n"
@@ -44,10 +45,36 @@ struct Options {
   std::string mountpoint;
   int regmap = 2;
   int stall = 0;
+  std::string mem;           // --mem: the DRAM model by name ("" = the board's axi)
+  uint64_t seed = 1;         // --seed: of the DRAM model's stalls
+  int latency = 0;           // --latency (0 = the model's default)
+  int queue_beats = 0;       // --queue-beats (0 = default)
+  double beats_per_cycle = 0;  // --beats-per-cycle (0 = default)
   std::vector<std::string> faults;
   bool foreground = false;
   bool help = false;
 };
+
+// The DRAM model named by --mem ("ideal", "stall N", "axi", "axi stall N"); --stall adds
+// stalls to a name without them.
+StatusOr<rtl::DramOptions> ParseMemoryName(const std::string& name, int stall) {
+  rtl::DramOptions mem;
+  int n = 0;
+  char extra = 0;
+  if (name == "ideal") {
+  } else if (name == "axi") {
+    mem.axi = true;
+  } else if (std::sscanf(name.c_str(), "axi stall %d%c", &n, &extra) == 1 && n >= 1 && n <= 99) {
+    mem.axi = true;
+    mem.stall_percent = n;
+  } else if (std::sscanf(name.c_str(), "stall %d%c", &n, &extra) == 1 && n >= 1 && n <= 99) {
+    mem.stall_percent = n;
+  } else {
+    return InvalidArgument("--mem '" + name + "': expected ideal, stall N, axi or axi stall N (N 1..99)");
+  }
+  if (mem.stall_percent == 0) mem.stall_percent = stall;
+  return mem;
+}
 
 // Parses the command line; false (after one stderr line) on a usage error.
 bool ParseOptions(int argc, char** argv, Options* options, std::vector<Fault>* faults) {
@@ -59,6 +86,14 @@ bool ParseOptions(int argc, char** argv, Options* options, std::vector<Fault>* f
        "or trace)")
       ("stall", po::value(&options->stall)->default_value(0),
        "percent of cycles the board's DRAM withholds ready (0..100, seeded)")
+      ("mem", po::value(&options->mem), "DRAM model: ideal, stall N, axi (default) or axi stall N")
+      ("seed", po::value(&options->seed)->default_value(1), "seed of the DRAM model's stalls")
+      ("latency", po::value(&options->latency)->default_value(0),
+       "DRAM read latency in cycles (0: the model's default)")
+      ("queue-beats", po::value(&options->queue_beats)->default_value(0),
+       "axi: backlog per channel above which ready is withheld (0: default)")
+      ("beats-per-cycle", po::value(&options->beats_per_cycle)->default_value(0),
+       "axi: bandwidth cap per channel, in (0, 1] (0: default)")
       ("fault", po::value(&options->faults)->composing(), "inject a fault (repeatable)")
       ("foreground,f", po::bool_switch(&options->foreground),
        "stay in the foreground (messages on stderr) instead of detaching");
@@ -82,6 +117,12 @@ bool ParseOptions(int argc, char** argv, Options* options, std::vector<Fault>* f
   if (options->mountpoint.empty()) error = "no MOUNTPOINT";
   else if (options->regmap != 1 && options->regmap != 2) error = "--regmap must be 1 or 2";
   else if (options->stall < 0 || options->stall > 100) error = "--stall must be 0..100 (percent)";
+  else if (!options->mem.empty() && !ParseMemoryName(options->mem, options->stall).ok())
+    error = ParseMemoryName(options->mem, options->stall).status().message();
+  else if (options->latency < 0 || options->latency > 4096) error = "--latency must be 0..4096 (cycles)";
+  else if (options->queue_beats < 0 || options->queue_beats > 4096) error = "--queue-beats must be 0..4096";
+  else if (options->beats_per_cycle < 0 || options->beats_per_cycle > 1)
+    error = "--beats-per-cycle must be in (0, 1]";
   for (const std::string& spec : options->faults) {
     if (!error.empty()) break;
     StatusOr<Fault> fault = ParseFault(spec);
@@ -113,6 +154,21 @@ int Serve(const std::string& mountpoint, const Options& options, std::vector<Fau
   choice.sim = true;
   choice.regmap = options.regmap;
   choice.stall_percent = options.stall;
+  if (!options.mem.empty() || options.seed != 1 || options.latency || options.queue_beats ||
+      options.beats_per_cycle > 0) {
+    rtl::DramOptions mem;
+    if (options.mem.empty()) {
+      mem.axi = true;
+      mem.stall_percent = options.stall;
+    } else {
+      mem = *ParseMemoryName(options.mem, options.stall);
+    }
+    mem.seed = options.seed;
+    if (options.latency) mem.latency = options.latency;
+    if (options.queue_beats) mem.queue_beats = options.queue_beats;
+    if (options.beats_per_cycle > 0) mem.beats_per_cycle = options.beats_per_cycle;
+    choice.mem = mem;
+  }
   StatusOr<std::unique_ptr<host::BoardIface>> board = host::MakeBoard(choice);
   if (!board.ok()) {
     startup.failed(kExitError, "cannot build the board model: " + board.status().message());

@@ -9,6 +9,7 @@
 #include "lens/app/page.h"
 #include "lens/app_server.h"
 #include "lens/chrome_trace.h"
+#include "lens/diff.h"
 #include "lens/html_export.h"
 #include "lens/info.h"
 #include "lens/otpuprof.h"
@@ -109,6 +110,34 @@ int Summary(const std::string& prog, const std::vector<std::string>& args) {
   std::fputs((vm["json"].as<bool>() ? SummaryJson(*file, path) : SummaryText(*file, path)).c_str(),
              stdout);
   return kExitOk;
+}
+
+int Diff(const std::string& prog, const std::vector<std::string>& args) {
+  po::options_description opts(prog + " diff options");
+  opts.add_options()("file", po::value<std::vector<std::string>>(), "BASE and NEW profile files")(
+      "json", po::bool_switch(), "print JSON instead of text")(
+      "top", po::value<int>()->default_value(10), "instructions listed per profile (text)");
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  po::variables_map vm;
+  if (!Parse(prog, "diff", args, opts, pos, &vm)) return kExitUsage;
+  const std::vector<std::string> files =
+      vm.count("file") ? vm["file"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (files.size() != 2) {
+    return Fail(kExitUsage, prog + " diff: name two profile files, BASE and NEW (got " +
+                                std::to_string(files.size()) + ")");
+  }
+  if (vm["top"].as<int>() < 0) return Fail(kExitUsage, prog + " diff: --top must be >= 0");
+  int code = kExitOk;
+  std::optional<ProfileFile> base = ReadFor(prog, "diff", files[0], &code);
+  if (!base) return code;
+  std::optional<ProfileFile> now = ReadFor(prog, "diff", files[1], &code);
+  if (!now) return code;
+  const ProfileDiff diff = DiffProfiles(base->profiles, now->profiles);
+  std::fputs((vm["json"].as<bool>() ? DiffJson(diff) : DiffText(diff, size_t(vm["top"].as<int>())))
+                 .c_str(),
+             stdout);
+  return diff.equal() ? kExitOk : kExitFailure;
 }
 
 int Html(const std::string& prog, const std::vector<std::string>& args) {

@@ -1,5 +1,5 @@
 // The subcommands `lens` and `otpu-lens` share (SPEC 9: otpu-lens's open/html/info/list are the
-// same code as lens's): list, info, summary, open, html, export, and the small helpers of
+// same code as lens's): list, info, summary, open, html, export, diff, and the small helpers of
 // their command lines. `prog` is the program's name, for the one stderr line of a failure
 // ("lens info: ...", "otpu-lens info: ...").
 #ifndef OTPU_LENS_CLI_COMMANDS_H_
@@ -31,6 +31,8 @@ int Summary(const std::string& prog, const std::vector<std::string>& args);
 int Open(const std::string& prog, const std::vector<std::string>& args);
 int Html(const std::string& prog, const std::vector<std::string>& args);
 int Export(const std::string& prog, const std::vector<std::string>& args);
+// `diff BASE NEW [--json] [--top N]`: exit 0 equal, 1 different, 2 usage, 4 a bad file.
+int Diff(const std::string& prog, const std::vector<std::string>& args);
 
 }  // namespace otpu::lens::cli
 

@@ -1,0 +1,137 @@
+#include "host/programs/regress/cell_result.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+namespace otpu::regress {
+
+const char* OutcomeName(Outcome o) {
+  switch (o) {
+    case Outcome::kPass: return "pass";
+    case Outcome::kFail: return "fail";
+    case Outcome::kError: return "error";
+    case Outcome::kSkip: return "skip";
+  }
+  return "?";
+}
+
+bool ParseOutcome(const std::string& name, Outcome* o) {
+  for (Outcome x : {Outcome::kPass, Outcome::kFail, Outcome::kError, Outcome::kSkip}) {
+    if (name == OutcomeName(x)) {
+      *o = x;
+      return true;
+    }
+  }
+  return false;
+}
+
+Outcome CellResult::outcome() const {
+  bool fail = false;
+  for (const Verdict& v : verdicts) {
+    if (v.outcome == Outcome::kError) return Outcome::kError;
+    fail = fail || v.outcome == Outcome::kFail;
+  }
+  if (verdicts.empty()) return Outcome::kError;
+  return fail ? Outcome::kFail : Outcome::kPass;
+}
+
+std::string CellResultJson(const CellResult& r) {
+  rapidjson::StringBuffer sb;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(sb);
+  w.SetIndent(' ', 1);
+  auto str = [&](const char* key, const std::string& v) {
+    w.Key(key);
+    w.String(v.c_str(), rapidjson::SizeType(v.size()));
+  };
+  w.StartObject();
+  str("id", r.id);
+  w.Key("index");
+  w.Int(r.index);
+  str("outcome", OutcomeName(r.outcome()));
+  str("matrix", r.matrix);
+  str("workload", r.workload);
+  str("config", r.config);
+  str("memory", r.memory);
+  str("transport", r.transport);
+  w.Key("seed");
+  w.Uint64(r.seed);
+  str("key", r.key);
+  str("command", r.command);
+  w.Key("reused");
+  w.Bool(r.reused);
+  w.Key("wall_s");
+  w.Double(r.wall_s);
+  w.Key("cycles");
+  w.Int64(r.cycles);
+  w.Key("efficiency");
+  w.Double(r.efficiency);
+  str("profile", r.profile);
+  str("accepted", r.accepted);
+  w.Key("verdicts");
+  w.StartArray();
+  for (const Verdict& v : r.verdicts) {
+    w.StartObject();
+    str("name", v.name);
+    str("outcome", OutcomeName(v.outcome));
+    str("message", v.message);
+    str("detail", v.detail);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+}
+
+StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string& path) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  auto bad = [&](const std::string& what) { return InvalidArgument(path + ": " + what); };
+  if (doc.HasParseError() || !doc.IsObject()) return bad("not a cell result (invalid JSON)");
+  CellResult r;
+  auto get_str = [&](const char* key, std::string* out) -> Status {
+    if (!doc.HasMember(key) || !doc[key].IsString()) return bad(std::string(key) + ": expected a string");
+    *out = doc[key].GetString();
+    return OkStatus();
+  };
+  RETURN_IF_ERROR(get_str("id", &r.id));
+  RETURN_IF_ERROR(get_str("matrix", &r.matrix));
+  RETURN_IF_ERROR(get_str("workload", &r.workload));
+  RETURN_IF_ERROR(get_str("config", &r.config));
+  RETURN_IF_ERROR(get_str("memory", &r.memory));
+  RETURN_IF_ERROR(get_str("transport", &r.transport));
+  RETURN_IF_ERROR(get_str("key", &r.key));
+  RETURN_IF_ERROR(get_str("command", &r.command));
+  RETURN_IF_ERROR(get_str("profile", &r.profile));
+  RETURN_IF_ERROR(get_str("accepted", &r.accepted));
+  if (!doc.HasMember("index") || !doc["index"].IsInt()) return bad("index: expected an integer");
+  r.index = doc["index"].GetInt();
+  if (!doc.HasMember("seed") || !doc["seed"].IsUint64()) return bad("seed: expected an integer");
+  r.seed = doc["seed"].GetUint64();
+  if (!doc.HasMember("reused") || !doc["reused"].IsBool()) return bad("reused: expected a bool");
+  r.reused = doc["reused"].GetBool();
+  if (!doc.HasMember("wall_s") || !doc["wall_s"].IsNumber()) return bad("wall_s: expected a number");
+  r.wall_s = doc["wall_s"].GetDouble();
+  if (!doc.HasMember("cycles") || !doc["cycles"].IsInt64()) return bad("cycles: expected an integer");
+  r.cycles = doc["cycles"].GetInt64();
+  if (!doc.HasMember("efficiency") || !doc["efficiency"].IsNumber()) {
+    return bad("efficiency: expected a number");
+  }
+  r.efficiency = doc["efficiency"].GetDouble();
+  if (!doc.HasMember("verdicts") || !doc["verdicts"].IsArray()) return bad("verdicts: expected an array");
+  for (const rapidjson::Value& v : doc["verdicts"].GetArray()) {
+    Verdict x;
+    if (!v.IsObject() || !v.HasMember("name") || !v["name"].IsString() || !v.HasMember("outcome") ||
+        !v["outcome"].IsString() || !ParseOutcome(v["outcome"].GetString(), &x.outcome) ||
+        !v.HasMember("message") || !v["message"].IsString()) {
+      return bad("verdicts: expected {name, outcome, message, detail}");
+    }
+    x.name = v["name"].GetString();
+    x.message = v["message"].GetString();
+    if (v.HasMember("detail") && v["detail"].IsString()) x.detail = v["detail"].GetString();
+    r.verdicts.push_back(std::move(x));
+  }
+  return r;
+}
+
+}  // namespace otpu::regress

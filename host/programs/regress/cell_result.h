@@ -1,0 +1,58 @@
+// A cell's result (docs/regress.md "Results"): the source of truth of a regression run, one
+// JSON file per cell, from which the index, JUnit XML and the Markdown summary are made.
+#ifndef OTPU_HOST_PROGRAMS_REGRESS_CELL_RESULT_H_
+#define OTPU_HOST_PROGRAMS_REGRESS_CELL_RESULT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "workloads/common/status.h"
+
+namespace otpu::regress {
+
+// The three verdicts of a cell, in this order.
+inline constexpr const char* kVerdictNames[] = {"correctness", "parity", "performance"};
+
+// pass; fail (the verdict's check failed: a finding); error (the cell could not be judged: a
+// crash, a missing tool, an emulator that did not start: infrastructure); skip.
+enum class Outcome { kPass, kFail, kError, kSkip };
+const char* OutcomeName(Outcome o);
+bool ParseOutcome(const std::string& name, Outcome* o);
+
+struct Verdict {
+  std::string name;  // correctness | parity | performance
+  Outcome outcome = Outcome::kSkip;
+  std::string message;  // one line: why it failed, or what passed
+  std::string detail;   // more lines (the diff, the first divergence); may be empty
+};
+
+struct CellResult {
+  std::string id;
+  int index = 0;
+  std::string matrix;  // the matrix file
+  std::string workload;
+  std::string config;
+  std::string memory;
+  std::string transport;
+  uint64_t seed = 0;
+  std::string key;      // hash of everything the result depends on (cache)
+  std::string command;  // reproduces this cell alone
+  bool reused = false;  // taken from an earlier run with the same key
+  double wall_s = 0;
+  int64_t cycles = -1;
+  double efficiency = -1;
+  std::string profile;  // the kept profile (failing cells), relative to the output dir
+  std::string accepted; // with --accept: what the baseline update changed ("" = nothing)
+  std::vector<Verdict> verdicts;
+
+  // Pass when every verdict passed (or was skipped); error when any is an error; else fail.
+  Outcome outcome() const;
+};
+
+std::string CellResultJson(const CellResult& r);
+StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string& path);
+
+}  // namespace otpu::regress
+
+#endif  // OTPU_HOST_PROGRAMS_REGRESS_CELL_RESULT_H_

@@ -1,0 +1,287 @@
+#include "host/programs/regress/local_runner.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "lens/file_io.h"
+#include "workloads/common/strings.h"
+#include "workloads/models/content_hash.h"
+
+namespace otpu::regress {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string HashFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "none";
+  models::ContentHasher h;
+  std::vector<char> buf(1 << 20);
+  while (in) {
+    in.read(buf.data(), std::streamsize(buf.size()));
+    h.Update(buf.data(), size_t(in.gcount()));
+  }
+  return h.Hex();
+}
+
+std::string Quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=:") ==
+                        std::string::npos) {
+    return s;
+  }
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// A cell running as a child process, its output in a log file.
+struct Child {
+  Cell cell;
+  pid_t pid = -1;
+  double start = 0;
+};
+
+pid_t Spawn(const std::vector<std::string>& argv, const std::string& log) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+  }
+  std::vector<char*> ptrs;
+  std::vector<std::string> copy = argv;
+  for (std::string& a : copy) ptrs.push_back(a.data());
+  ptrs.push_back(nullptr);
+  ::execv(ptrs[0], ptrs.data());
+  std::_Exit(127);
+}
+
+}  // namespace
+
+int ExitCodeOf(const Index& index) {
+  if (index.count(Outcome::kFail) > 0 || !index.inversions.empty()) return kExitFail;
+  if (index.count(Outcome::kError) > 0 || !index.missing.empty()) return kExitInfra;
+  return kExitPass;
+}
+
+KeyInputs CurrentKeyInputs(const std::string& extra) {
+  KeyInputs in;
+  in.tool = HashFile("/proc/self/exe");
+  models::ContentHasher h;
+#ifdef OTPU_SOURCE_DIR
+  const fs::path rtl = fs::path(OTPU_SOURCE_DIR) / "rtl";
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(rtl, ec); !ec && it != fs::end(it); it.increment(ec)) {
+    if (it->is_regular_file()) files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    const std::string name = f.lexically_relative(rtl).string();
+    const std::string content = HashFile(f.string());
+    h.Update(name.data(), name.size());
+    h.Update(content.data(), content.size());
+  }
+#endif
+  in.rtl = h.Hex();
+  in.extra = extra;
+  return in;
+}
+
+std::string CellKey(const Matrix& m, const Cell& cell, const KeyInputs& in,
+                    const std::string& baselines_dir) {
+  const rtl::DramOptions mem = m.DramOf(cell);
+  const std::string text =
+      StrFormat("v1|%s|%s|%s|%s|%d|%s|%s|%s|%s|%llu|lat %d q %d bpc %.17g|%s", in.tool.c_str(),
+                in.rtl.c_str(), cell.id.c_str(), cell.workload.c_str(), cell.pos,
+                isa::WFormatName(cell.wf), cell.config.c_str(), cell.memory.Name().c_str(),
+                cell.transport.c_str(), (unsigned long long)cell.seed, mem.latency,
+                mem.queue_beats, mem.beats_per_cycle, in.extra.c_str()) +
+      "|baseline " + HashFile(baselines_dir + "/" + cell.FileName() + ".json");
+  models::ContentHasher h;
+  h.Update(text.data(), text.size());
+  return h.Hex();
+}
+
+std::string ReproduceCommand(const Matrix& m, const Cell& cell, const std::string& baselines_dir,
+                             const std::string& default_baselines) {
+  std::string cmd = "otpu-regress cell " + Quote(m.path) + " --id " + Quote(cell.id);
+  if (fs::weakly_canonical(baselines_dir) != fs::weakly_canonical(default_baselines)) {
+    cmd += " --baselines " + Quote(baselines_dir);
+  }
+  return cmd;
+}
+
+Status WriteSelection(const std::string& dir, const Matrix& m, const std::vector<Cell>& cells) {
+  std::string j = "{\"matrix\": \"" + m.path + "\", \"name\": \"" + m.name + "\", " +
+                  StrFormat("\"started\": %lld, ", (long long)std::time(nullptr)) + "\"cells\": [";
+  for (size_t i = 0; i < cells.size(); ++i) j += std::string(i ? ", " : "") + "\"" + cells[i].id + "\"";
+  j += "]}\n";
+  std::error_code ec;
+  fs::create_directories(dir + "/cells", ec);
+  fs::create_directories(dir + "/logs", ec);
+  if (ec) return Internal(dir + ": " + ec.message());
+  return lens::WriteFileAtomically(dir + "/selection.json", j);
+}
+
+int RunLocal(const Matrix& m, const RunOptions& opts) {
+  const double t0 = Now();
+  StatusOr<std::vector<Cell>> selected = SelectCells(m, opts.only, opts.shard, opts.shards);
+  if (!selected.ok()) {
+    std::fprintf(stderr, "otpu-regress run: %s\n", selected.status().message().c_str());
+    return kExitUsage;
+  }
+  std::vector<Cell> cells = std::move(*selected);
+  if (!opts.rerun_failed.empty()) {
+    StatusOr<std::string> text = lens::ReadWholeFile(opts.rerun_failed);
+    StatusOr<Index> prev = text.ok() ? ParseIndex(*text, opts.rerun_failed) : StatusOr<Index>(text.status());
+    if (!prev.ok()) {
+      std::fprintf(stderr, "otpu-regress run: --rerun-failed: %s\n", prev.status().message().c_str());
+      return kExitBadInput;
+    }
+    std::set<std::string> failed(prev->missing.begin(), prev->missing.end());
+    for (const CellResult& c : prev->cells) {
+      if (c.outcome() != Outcome::kPass) failed.insert(c.id);
+    }
+    std::vector<Cell> keep;
+    for (Cell& c : cells) {
+      if (failed.count(c.id)) keep.push_back(std::move(c));
+    }
+    cells = std::move(keep);
+    std::printf("rerunning the %zu failed cells of %s\n", cells.size(), opts.rerun_failed.c_str());
+  }
+  if (Status s = WriteSelection(opts.out_dir, m, cells); !s.ok()) {
+    std::fprintf(stderr, "otpu-regress run: %s\n", s.message().c_str());
+    return kExitInfra;
+  }
+
+  const KeyInputs key_in = CurrentKeyInputs(std::string(opts.accept ? "accept" : "") + opts.inject);
+  const std::string default_baselines = (fs::path(m.path).parent_path() / "baselines").string();
+  std::vector<Cell> queue;
+  int reused = 0;
+  for (const Cell& c : cells) {
+    const std::string path = opts.out_dir + "/cells/" + c.FileName() + ".json";
+    const std::string key = CellKey(m, c, key_in, opts.baselines_dir);
+    if (opts.reuse && !opts.accept) {
+      StatusOr<std::string> text = lens::ReadWholeFile(path);
+      if (text.ok()) {
+        StatusOr<CellResult> prev = ParseCellResult(*text, path);
+        if (prev.ok() && prev->key == key && prev->outcome() == Outcome::kPass) {
+          prev->reused = true;
+          if (lens::WriteFileAtomically(path, CellResultJson(*prev)).ok()) {
+            ++reused;
+            continue;
+          }
+        }
+      }
+    }
+    std::error_code ec;
+    fs::remove(path, ec);
+    queue.push_back(c);
+  }
+  std::printf("%s: %zu cells selected, %d reused, %zu to run with -j %d\n", m.path.c_str(),
+              cells.size(), reused, queue.size(), opts.jobs);
+
+  std::vector<Child> running;
+  size_t next = 0, done = 0;
+  while (next < queue.size() || !running.empty()) {
+    while (next < queue.size() && int(running.size()) < opts.jobs) {
+      const Cell& c = queue[next++];
+      std::vector<std::string> argv = {opts.self, "cell", m.path, "--id", c.id, "--out",
+                                       opts.out_dir, "--baselines", opts.baselines_dir};
+      if (opts.accept) argv.push_back("--accept");
+      if (opts.keep_profiles) argv.push_back("--keep-profiles");
+      if (!opts.inject.empty()) argv.insert(argv.end(), {"--inject-trace-flip", opts.inject});
+      if (!opts.emulator.empty()) argv.insert(argv.end(), {"--emulator", opts.emulator});
+      const pid_t pid = Spawn(argv, opts.out_dir + "/logs/" + c.FileName() + ".log");
+      if (pid < 0) {
+        std::fprintf(stderr, "otpu-regress run: fork failed\n");
+        continue;
+      }
+      running.push_back({c, pid, Now()});
+    }
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0) break;
+    for (size_t i = 0; i < running.size(); ++i) {
+      if (running[i].pid != pid) continue;
+      const Child child = running[i];
+      running.erase(running.begin() + long(i));
+      ++done;
+      const std::string path = opts.out_dir + "/cells/" + child.cell.FileName() + ".json";
+      StatusOr<std::string> text = lens::ReadWholeFile(path);
+      StatusOr<CellResult> r = text.ok() ? ParseCellResult(*text, path) : StatusOr<CellResult>(text.status());
+      if (!r.ok()) {
+        // The process died before writing its result: an infrastructure error, with its log.
+        CellResult e;
+        e.id = child.cell.id;
+        e.index = child.cell.index;
+        e.matrix = m.path;
+        e.workload = child.cell.workload;
+        e.config = child.cell.config;
+        e.memory = child.cell.memory.Name();
+        e.transport = child.cell.transport;
+        e.seed = child.cell.seed;
+        e.key = "";
+        e.command = ReproduceCommand(m, child.cell, opts.baselines_dir, default_baselines);
+        e.wall_s = Now() - child.start;
+        const std::string why =
+            WIFSIGNALED(status) ? StrFormat("the cell process was killed by signal %d", WTERMSIG(status))
+                                : StrFormat("the cell process exited %d without a result", WEXITSTATUS(status));
+        for (const char* name : kVerdictNames) {
+          e.verdicts.push_back({name, Outcome::kError, why + "; log: logs/" + child.cell.FileName() + ".log", ""});
+        }
+        (void)lens::WriteFileAtomically(path, CellResultJson(e));
+        r = e;
+      }
+      std::printf("[%zu/%zu] %-5s %s  %lld cycles  %.1f s\n", done, queue.size(),
+                  OutcomeName(r->outcome()), child.cell.id.c_str(), (long long)r->cycles, r->wall_s);
+      for (const Verdict& v : r->verdicts) {
+        if (v.outcome == Outcome::kFail || v.outcome == Outcome::kError) {
+          std::printf("        %s: %s\n", v.name.c_str(), v.message.c_str());
+        }
+      }
+      std::fflush(stdout);
+    }
+  }
+
+  StatusOr<Index> index = ReadIndexDir(opts.out_dir);
+  if (!index.ok()) {
+    std::fprintf(stderr, "otpu-regress run: %s\n", index.status().message().c_str());
+    return kExitInfra;
+  }
+  index->wall_s = Now() - t0;
+  if (Status s = WriteReports(opts.out_dir, *index); !s.ok()) {
+    std::fprintf(stderr, "otpu-regress run: %s\n", s.message().c_str());
+    return kExitInfra;
+  }
+  for (const StallInversion& s : index->inversions) {
+    std::printf("stall-monotonic: %s has %lld cycles, fewer than %s with %lld\n", s.higher_id.c_str(),
+                (long long)s.higher_cycles, s.lower_id.c_str(), (long long)s.lower_cycles);
+  }
+  std::printf("%s: %d passed, %d failed, %d errors (%d reused) in %.1f s; wrote %s/{index.json,junit.xml,summary.md}\n",
+              index->passed() ? "PASSED" : "FAILED", index->count(Outcome::kPass),
+              index->count(Outcome::kFail), index->count(Outcome::kError) + int(index->missing.size()),
+              reused, index->wall_s, opts.out_dir.c_str());
+  return ExitCodeOf(*index);
+}
+
+}  // namespace otpu::regress

@@ -1,0 +1,66 @@
+// `otpu-regress run` (docs/regress.md "Running"): the selected cells as parallel processes of
+// `otpu-regress cell` (one board per process: a process holds one SystemC kernel), results
+// reused when a cell's key is unchanged, then the merged reports.
+#ifndef OTPU_HOST_PROGRAMS_REGRESS_LOCAL_RUNNER_H_
+#define OTPU_HOST_PROGRAMS_REGRESS_LOCAL_RUNNER_H_
+
+#include <string>
+#include <vector>
+
+#include "host/programs/regress/cell_runner.h"
+#include "host/programs/regress/matrix.h"
+#include "host/programs/regress/report.h"
+
+namespace otpu::regress {
+
+// Exit codes of otpu-regress (docs/regress.md).
+enum ExitCode {
+  kExitPass = 0,      // every verdict passed
+  kExitFail = 1,      // some verdict failed (a finding)
+  kExitUsage = 2,     // bad command line
+  kExitBadInput = 4,  // unreadable or invalid matrix, baseline or index
+  kExitInfra = 5,     // a cell could not be judged (crash, emulator, Slurm): nothing failed
+};
+
+// The exit code an index stands for.
+int ExitCodeOf(const Index& index);
+
+// What the cells' results depend on besides the cell itself (part of the cache key).
+struct KeyInputs {
+  std::string tool;      // hash of the otpu-regress binary (which links the Verilated models)
+  std::string rtl;       // hash of the RTL sources
+  std::string extra;     // options that change results: --accept, fault injection
+};
+KeyInputs CurrentKeyInputs(const std::string& extra);
+// The cell's key: everything its verdicts depend on, hashed.
+std::string CellKey(const Matrix& m, const Cell& cell, const KeyInputs& in,
+                    const std::string& baselines_dir);
+
+struct RunOptions {
+  std::string out_dir;
+  std::string baselines_dir;
+  std::string only;
+  int shard = 1, shards = 1;
+  std::string rerun_failed;  // an index.json: only its failed cells
+  int jobs = 1;
+  bool reuse = true;
+  bool accept = false;
+  bool keep_profiles = false;
+  std::string inject;        // --inject-trace-flip R:B, passed to the cells
+  std::string self;          // this binary
+  std::string emulator;
+};
+
+// Runs the selection and writes the reports; returns the exit code (errors printed).
+int RunLocal(const Matrix& m, const RunOptions& opts);
+
+// Writes DIR/selection.json for `cells` (what `merge` expects).
+Status WriteSelection(const std::string& dir, const Matrix& m, const std::vector<Cell>& cells);
+
+// The shell command that reproduces one cell alone.
+std::string ReproduceCommand(const Matrix& m, const Cell& cell, const std::string& baselines_dir,
+                             const std::string& default_baselines);
+
+}  // namespace otpu::regress
+
+#endif  // OTPU_HOST_PROGRAMS_REGRESS_LOCAL_RUNNER_H_

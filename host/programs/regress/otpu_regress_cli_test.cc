@@ -1,0 +1,177 @@
+// End-to-end tests of the real `otpu-regress` binary on a small matrix: baselines accepted and
+// then gated exactly, an RTL-free perturbation (one DRAM latency) caught by the performance
+// verdict naming the instructions, a corrupted trace record caught by the parity verdict naming
+// the first divergence, result reuse, a card cell through otpu-xdma-emu, JUnit XML that
+// validates against the schema CI tools read, and usage errors.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "host/lock/test_subprocess.h"
+
+namespace otpu::regress {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+constexpr const char* kMatrix = R"({
+  "name": "e2e",
+  "workloads": [
+    {"name": "mlp-small", "memories": ["axi", "axi stall 20"]},
+    {"name": "mlp-small", "memories": ["axi stall 20"], "transports": ["card"]}
+  ]
+})";
+
+class OtpuRegressTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "otpu_regress_test.XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    Write("m.json", kMatrix);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void Write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+  }
+  static std::string Slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  Result Regress(std::vector<std::string> args) const {
+    args.insert(args.begin(), OTPU_REGRESS_BINARY);
+    const host::testing::ProcessResult r = host::testing::RunProcess(args, {}, /*timeout_s=*/900);
+    return {r.exited ? r.exit_code : -1, r.out, r.err};
+  }
+  Result Run(const std::string& matrix, std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args = {"run", (dir_ / matrix).string(), "-j", "2", "--out",
+                                     (dir_ / "out").string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return Regress(args);
+  }
+  // A usage or input error: the code and exactly one stderr line.
+  std::string ErrorLine(std::vector<std::string> args, int code) const {
+    Result r = Regress(args);
+    EXPECT_EQ(r.code, code) << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    return r.err;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(OtpuRegressTest, BaselinesAreAcceptedThenGatedExactlyAndReused) {
+  Result r = Run("m.json");
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("performance: no baseline at"), std::string::npos) << r.out;
+
+  r = Run("m.json", {"--accept"});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "baselines" / "mlp-small.sim.axi.sim.s0.json"));
+  EXPECT_TRUE(fs::exists(dir_ / "baselines" / "mlp-small.sim.axi-stall20.card.s0.json"));
+
+  r = Run("m.json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED: 3 passed, 0 failed, 0 errors (0 reused)"), std::string::npos) << r.out;
+  r = Run("m.json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("3 cells selected, 3 reused, 0 to run"), std::string::npos) << r.out;
+
+  const std::string index = Slurp(dir_ / "out" / "index.json");
+  EXPECT_NE(index.find("\"passed\": true"), std::string::npos);
+  const std::string md = Slurp(dir_ / "out" / "summary.md");
+  EXPECT_NE(md.find("| `mlp-small/sim/axi-stall20/card/s0` | pass | pass | pass |"), std::string::npos) << md;
+
+  // The JUnit file validates against the schema CI tools read (tests/regress/junit.xsd).
+  const host::testing::ProcessResult lint = host::testing::RunProcess(
+      {"xmllint", "--noout", "--schema", std::string(OTPU_JUNIT_XSD), (dir_ / "out" / "junit.xml").string()},
+      {}, 60);
+  EXPECT_TRUE(lint.exited && lint.exit_code == 0) << lint.out << lint.err;
+}
+
+TEST_F(OtpuRegressTest, OneDramLatencyChangeFailsPerformanceNamingInstructionsThenAcceptPasses) {
+  ASSERT_EQ(Run("m.json", {"--accept", "--only", "/sim/s0$"}).code, 0);
+  std::string slower = kMatrix;
+  slower.replace(slower.find("\"name\": \"e2e\","), 14, "\"name\": \"e2e\", \"dram\": {\"latency\": 40},");
+  Write("slower.json", slower);
+  fs::create_directory(dir_ / "slower_baselines");
+  for (const auto& f : fs::directory_iterator(dir_ / "baselines")) {
+    fs::copy_file(f.path(), dir_ / "slower_baselines" / f.path().filename());
+  }
+  const std::string b = "--baselines=" + (dir_ / "slower_baselines").string();
+  Result r = Run("slower.json", {b, "--only", "/sim/s0$"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("performance: differs from the baseline: cycles "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("most: pc "), std::string::npos) << r.out;
+  const std::string md = Slurp(dir_ / "out" / "summary.md");
+  EXPECT_NE(md.find("moved most:"), std::string::npos) << md;
+  EXPECT_NE(md.find("reproduce: `otpu-regress cell"), std::string::npos) << md;
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "profiles" / "mlp-small.sim.axi.sim.s0.otpuprof"));
+
+  r = Run("slower.json", {b, "--only", "/sim/s0$", "--accept"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(Slurp(dir_ / "out" / "summary.md").find("accepted"), std::string::npos);
+  r = Run("slower.json", {b, "--only", "/sim/s0$"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  // The original baselines still hold for the original matrix.
+  EXPECT_EQ(Run("m.json", {"--only", "/sim/s0$"}).code, 0);
+}
+
+TEST_F(OtpuRegressTest, CorruptTraceRecordFailsParityNamingTheFirstDivergence) {
+  Result r = Regress({"cell", (dir_ / "m.json").string(), "--id", "mlp-small/sim/axi/sim/s0",
+                      "--out", (dir_ / "out").string(), "--accept", "--inject-trace-flip", "200:0"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("parity      fail  hw profile differs from the rtl profile: "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("(rtl) vs"), std::string::npos) << r.out;
+}
+
+TEST_F(OtpuRegressTest, RerunFailedRunsOnlyTheFailedCells) {
+  ASSERT_EQ(Run("m.json", {"--only", "/sim/s0$"}).code, 1);  // no baselines yet: both fail
+  fs::copy_file(dir_ / "out" / "index.json", dir_ / "first.json");
+  Result r = Run("m.json", {"--rerun-failed", (dir_ / "first.json").string(), "--only", "/axi/sim"});
+  EXPECT_NE(r.out.find("rerunning the 1 failed cells"), std::string::npos) << r.out;
+}
+
+TEST_F(OtpuRegressTest, ErrorsAreOneLineWithDocumentedCodes) {
+  EXPECT_NE(ErrorLine({}, 2).find("otpu-regress: no command"), std::string::npos);
+  EXPECT_NE(ErrorLine({"frob"}, 2).find("unknown command 'frob'"), std::string::npos);
+  EXPECT_NE(ErrorLine({"run"}, 2).find("otpu-regress run: expected a MATRIX file"), std::string::npos);
+  EXPECT_NE(ErrorLine({"run", (dir_ / "m.json").string(), "--shard", "3/2"}, 2).find("--shard 3/2"),
+            std::string::npos);
+  EXPECT_NE(ErrorLine({"run", (dir_ / "m.json").string(), "-j", "0"}, 2).find("-j must be"), std::string::npos);
+  EXPECT_NE(ErrorLine({"run", (dir_ / "nope.json").string()}, 4).find("nope.json: cannot read"),
+            std::string::npos);
+  Write("bad.json", R"({"name":"x","workloads":[{"name":"mlp","memories":["fast"]}]})");
+  EXPECT_NE(ErrorLine({"list", (dir_ / "bad.json").string()}, 4).find("bad.json: workloads[0].memories[0]"),
+            std::string::npos);
+  EXPECT_NE(ErrorLine({"cell", (dir_ / "m.json").string(), "--id", "x/y"}, 2).find("--id x/y: no such cell"),
+            std::string::npos);
+  EXPECT_NE(ErrorLine({"cell", (dir_ / "m.json").string(), "--index", "9"}, 2).find("--index 9"),
+            std::string::npos);
+  EXPECT_NE(ErrorLine({"merge", (dir_ / "none").string()}, 4).find("selection.json"), std::string::npos);
+  EXPECT_NE(ErrorLine({"run", (dir_ / "m.json").string(), "--inject-trace-flip", "x"}, 2)
+                .find("--inject-trace-flip x"),
+            std::string::npos);
+}
+
+TEST_F(OtpuRegressTest, ListPrintsTheSelectedCells) {
+  Result r = Regress({"list", (dir_ / "m.json").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "0 mlp-small/sim/axi/sim/s0\n1 mlp-small/sim/axi-stall20/sim/s0\n"
+                   "2 mlp-small/sim/axi-stall20/card/s0\n");
+}
+
+}  // namespace
+}  // namespace otpu::regress

@@ -1,0 +1,371 @@
+#include "host/programs/regress/report.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "host/programs/regress/matrix.h"
+#include "lens/file_io.h"
+#include "workloads/common/strings.h"
+
+namespace otpu::regress {
+namespace {
+
+std::string XmlEscape(const std::string& s) {
+  std::string o;
+  for (unsigned char c : s) {
+    switch (c) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&apos;"; break;
+      case '\n': o += "&#10;"; break;
+      case '\t': o += "\t"; break;
+      default:
+        if (c < 0x20) o += ' ';  // not allowed in XML 1.0
+        else o += char(c);
+    }
+  }
+  return o;
+}
+
+// Text content (newlines kept).
+std::string XmlText(const std::string& s) {
+  std::string o;
+  for (unsigned char c : s) {
+    if (c == '&') o += "&amp;";
+    else if (c == '<') o += "&lt;";
+    else if (c == '>') o += "&gt;";
+    else if (c < 0x20 && c != '\n' && c != '\t') o += ' ';
+    else o += char(c);
+  }
+  return o;
+}
+
+// The cell id without its memory part: cells that differ only in stalls.
+std::string StallGroup(const CellResult& r, Memory* mem) {
+  StatusOr<Memory> m = ParseMemory(r.memory);
+  if (!m.ok()) return "";
+  *mem = *m;
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t p; (p = r.id.find('/', start)) != std::string::npos; start = p + 1) {
+    parts.push_back(r.id.substr(start, p - start));
+  }
+  parts.push_back(r.id.substr(start));
+  if (parts.size() != 5) return "";
+  return parts[0] + "/" + parts[1] + "/" + (m->axi ? "axi" : "ideal") + "/" + parts[3] + "/" + parts[4];
+}
+
+std::string Mark(Outcome o) {
+  switch (o) {
+    case Outcome::kPass: return "pass";
+    case Outcome::kFail: return "**FAIL**";
+    case Outcome::kError: return "**ERROR**";
+    case Outcome::kSkip: return "skip";
+  }
+  return "?";
+}
+
+}  // namespace
+
+bool Index::passed() const {
+  return missing.empty() && inversions.empty() && count(Outcome::kPass) == int(cells.size());
+}
+
+int Index::count(Outcome o) const {
+  int n = 0;
+  for (const CellResult& c : cells) n += c.outcome() == o;
+  return n;
+}
+
+Index MakeIndex(const std::string& matrix, const std::string& name, std::vector<CellResult> cells,
+                std::vector<std::string> missing, double wall_s) {
+  Index index;
+  index.matrix = matrix;
+  index.name = name;
+  index.wall_s = wall_s;
+  std::sort(cells.begin(), cells.end(),
+            [](const CellResult& a, const CellResult& b) { return a.index < b.index; });
+  index.cells = std::move(cells);
+  index.missing = std::move(missing);
+  std::map<std::string, std::vector<std::pair<int, const CellResult*>>> groups;
+  for (const CellResult& c : index.cells) {
+    Memory mem;
+    const std::string g = StallGroup(c, &mem);
+    if (!g.empty() && c.cycles >= 0) groups[g].push_back({mem.stall, &c});
+  }
+  for (auto& [g, members] : groups) {
+    std::sort(members.begin(), members.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t i = 1; i < members.size(); ++i) {
+      const CellResult &lo = *members[i - 1].second, &hi = *members[i].second;
+      if (members[i].first > members[i - 1].first && hi.cycles < lo.cycles) {
+        index.inversions.push_back({lo.id, hi.id, lo.cycles, hi.cycles});
+      }
+    }
+  }
+  return index;
+}
+
+StatusOr<Index> ReadIndexDir(const std::string& dir) {
+  ASSIGN_OR_RETURN(std::string sel_text, lens::ReadWholeFile(dir + "/selection.json"));
+  rapidjson::Document sel;
+  sel.Parse(sel_text.data(), sel_text.size());
+  if (sel.HasParseError() || !sel.IsObject() || !sel.HasMember("cells") || !sel["cells"].IsArray() ||
+      !sel.HasMember("matrix") || !sel["matrix"].IsString() || !sel.HasMember("name") ||
+      !sel["name"].IsString()) {
+    return InvalidArgument(dir + "/selection.json: not a selection ({matrix, name, cells})");
+  }
+  std::vector<CellResult> cells;
+  std::vector<std::string> missing;
+  double wall = 0;
+  if (sel.HasMember("started") && sel["started"].IsNumber()) {
+    wall = double(std::time(nullptr)) - sel["started"].GetDouble();
+  }
+  for (const rapidjson::Value& v : sel["cells"].GetArray()) {
+    if (!v.IsString()) return InvalidArgument(dir + "/selection.json: cells: expected strings");
+    std::string file = v.GetString();
+    std::replace(file.begin(), file.end(), '/', '.');
+    const std::string path = dir + "/cells/" + file + ".json";
+    if (!std::filesystem::exists(path)) {
+      missing.push_back(v.GetString());
+      continue;
+    }
+    ASSIGN_OR_RETURN(std::string text, lens::ReadWholeFile(path));
+    ASSIGN_OR_RETURN(CellResult r, ParseCellResult(text, path));
+    cells.push_back(std::move(r));
+  }
+  return MakeIndex(sel["matrix"].GetString(), sel["name"].GetString(), std::move(cells),
+                   std::move(missing), wall);
+}
+
+std::string IndexJson(const Index& index) {
+  std::string j = "{\n";
+  auto str = [](const std::string& s) {
+    rapidjson::StringBuffer sb;
+    rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+    w.String(s.c_str(), rapidjson::SizeType(s.size()));
+    return std::string(sb.GetString(), sb.GetSize());
+  };
+  j += "\"matrix\": " + str(index.matrix) + ",\n";
+  j += "\"name\": " + str(index.name) + ",\n";
+  j += std::string("\"passed\": ") + (index.passed() ? "true" : "false") + ",\n";
+  j += StrFormat("\"wall_s\": %.3f,\n", index.wall_s);
+  j += StrFormat("\"counts\": {\"cells\": %zu, \"pass\": %d, \"fail\": %d, \"error\": %d, \"missing\": %zu, \"reused\": %d},\n",
+                 index.cells.size(), index.count(Outcome::kPass), index.count(Outcome::kFail),
+                 index.count(Outcome::kError), index.missing.size(),
+                 int(std::count_if(index.cells.begin(), index.cells.end(),
+                                   [](const CellResult& c) { return c.reused; })));
+  j += "\"missing\": [";
+  for (size_t i = 0; i < index.missing.size(); ++i) j += (i ? ", " : "") + str(index.missing[i]);
+  j += "],\n\"stall_inversions\": [";
+  for (size_t i = 0; i < index.inversions.size(); ++i) {
+    const StallInversion& x = index.inversions[i];
+    j += StrFormat("%s{\"lower\": %s, \"higher\": %s, \"lower_cycles\": %lld, \"higher_cycles\": %lld}",
+                   i ? ", " : "", str(x.lower_id).c_str(), str(x.higher_id).c_str(),
+                   (long long)x.lower_cycles, (long long)x.higher_cycles);
+  }
+  j += "],\n\"cells\": [\n";
+  for (size_t i = 0; i < index.cells.size(); ++i) {
+    std::string c = CellResultJson(index.cells[i]);
+    while (!c.empty() && c.back() == '\n') c.pop_back();
+    j += (i ? ",\n" : "") + c;
+  }
+  j += "\n]}\n";
+  return j;
+}
+
+StatusOr<Index> ParseIndex(const std::string& json, const std::string& path) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("cells") || !doc["cells"].IsArray() ||
+      !doc.HasMember("matrix") || !doc["matrix"].IsString() || !doc.HasMember("name") ||
+      !doc["name"].IsString()) {
+    return InvalidArgument(path + ": not a regression index ({matrix, name, cells, ...})");
+  }
+  std::vector<CellResult> cells;
+  for (const rapidjson::Value& v : doc["cells"].GetArray()) {
+    rapidjson::StringBuffer sb;
+    rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+    v.Accept(w);
+    ASSIGN_OR_RETURN(CellResult r, ParseCellResult(std::string(sb.GetString(), sb.GetSize()), path));
+    cells.push_back(std::move(r));
+  }
+  std::vector<std::string> missing;
+  if (doc.HasMember("missing") && doc["missing"].IsArray()) {
+    for (const rapidjson::Value& v : doc["missing"].GetArray()) {
+      if (v.IsString()) missing.push_back(v.GetString());
+    }
+  }
+  return MakeIndex(doc["matrix"].GetString(), doc["name"].GetString(), std::move(cells),
+                   std::move(missing), doc.HasMember("wall_s") && doc["wall_s"].IsNumber()
+                                           ? doc["wall_s"].GetDouble() : 0.0);
+}
+
+std::string JUnitXml(const Index& index) {
+  int tests = 0, failures = 0, errors = 0;
+  double time = 0;
+  for (const CellResult& c : index.cells) {
+    for (const Verdict& v : c.verdicts) {
+      ++tests;
+      failures += v.outcome == Outcome::kFail;
+      errors += v.outcome == Outcome::kError;
+    }
+    time += c.wall_s;
+  }
+  tests += int(index.missing.size()) + 1;  // + the stall-monotonic check
+  errors += int(index.missing.size());
+  failures += index.inversions.empty() ? 0 : 1;
+  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x += StrFormat("<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
+                 XmlEscape("otpu-regress " + index.name).c_str(), tests, failures, errors, time);
+  const std::string cls = "otpu-regress." + index.name;
+  for (const CellResult& c : index.cells) {
+    int f = 0, e = 0;
+    for (const Verdict& v : c.verdicts) {
+      f += v.outcome == Outcome::kFail;
+      e += v.outcome == Outcome::kError;
+    }
+    x += StrFormat("  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\">\n",
+                   XmlEscape(c.id).c_str(), c.verdicts.size(), f, e, c.wall_s);
+    x += "    <properties>\n";
+    const std::pair<const char*, std::string> props[] = {
+        {"workload", c.workload},
+        {"config", c.config},
+        {"memory", c.memory},
+        {"transport", c.transport},
+        {"seed", std::to_string(c.seed)},
+        {"cycles", std::to_string(c.cycles)},
+        {"efficiency", StrFormat("%.6f", c.efficiency)},
+        {"command", c.command},
+        {"key", c.key},
+        {"reused", c.reused ? "true" : "false"},
+        {"profile", c.profile},
+    };
+    for (const auto& [name, value] : props) {
+      x += StrFormat("      <property name=\"%s\" value=\"%s\"/>\n", name, XmlEscape(value).c_str());
+    }
+    x += "    </properties>\n";
+    for (const Verdict& v : c.verdicts) {
+      x += StrFormat("    <testcase name=\"%s\" classname=\"%s\" time=\"%.3f\"",
+                     XmlEscape(v.name).c_str(), XmlEscape(cls + "." + c.id).c_str(),
+                     c.wall_s / double(std::max<size_t>(1, c.verdicts.size())));
+      if (v.outcome == Outcome::kPass) {
+        x += "/>\n";
+        continue;
+      }
+      x += ">\n";
+      if (v.outcome == Outcome::kSkip) {
+        x += "      <skipped message=\"" + XmlEscape(v.message) + "\"/>\n    </testcase>\n";
+        continue;
+      }
+      const char* tag = v.outcome == Outcome::kFail ? "failure" : "error";
+      x += StrFormat("      <%s message=\"%s\" type=\"%s\">%s\nreproduce: %s</%s>\n", tag,
+                     XmlEscape(v.message).c_str(), XmlEscape(v.name).c_str(),
+                     XmlText(v.detail.empty() ? v.message : v.detail).c_str(),
+                     XmlText(c.command).c_str(), tag);
+      x += "    </testcase>\n";
+    }
+    x += "  </testsuite>\n";
+  }
+  x += StrFormat("  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%d\" errors=\"%zu\" skipped=\"0\" time=\"0\">\n",
+                 XmlEscape(cls + ".matrix").c_str(), 1 + index.missing.size(),
+                 index.inversions.empty() ? 0 : 1, index.missing.size());
+  x += StrFormat("    <testcase name=\"stall-monotonic\" classname=\"%s\" time=\"0\"", XmlEscape(cls).c_str());
+  if (index.inversions.empty()) {
+    x += "/>\n";
+  } else {
+    std::string text;
+    for (const StallInversion& s : index.inversions) {
+      text += StrFormat("%s: %lld cycles < %s: %lld cycles\n", s.higher_id.c_str(),
+                        (long long)s.higher_cycles, s.lower_id.c_str(), (long long)s.lower_cycles);
+    }
+    x += ">\n      <failure message=\"cycles fell as stalls rose\" type=\"metamorphic\">" +
+         XmlText(text) + "</failure>\n    </testcase>\n";
+  }
+  for (const std::string& m : index.missing) {
+    x += StrFormat("    <testcase name=\"%s\" classname=\"%s\" time=\"0\">\n      <error message=\"no result: the cell did not finish\" type=\"infrastructure\"/>\n    </testcase>\n",
+                   XmlEscape(m).c_str(), XmlEscape(cls).c_str());
+  }
+  x += "  </testsuite>\n</testsuites>\n";
+  return x;
+}
+
+std::string MarkdownSummary(const Index& index) {
+  const int pass = index.count(Outcome::kPass), fail = index.count(Outcome::kFail),
+            err = index.count(Outcome::kError);
+  const int reused = int(std::count_if(index.cells.begin(), index.cells.end(),
+                                       [](const CellResult& c) { return c.reused; }));
+  std::string md = StrFormat("## otpu-regress `%s`: %s\n\n", index.name.c_str(),
+                             index.passed() ? "passed" : "**FAILED**");
+  md += StrFormat("%zu cells: %d passed, %d failed, %d errors", index.cells.size() + index.missing.size(),
+                  pass, fail, err + int(index.missing.size()));
+  if (reused) md += StrFormat(" (%d reused from an earlier run)", reused);
+  md += StrFormat(", in %.1f s. Matrix `%s`.\n\n", index.wall_s, index.matrix.c_str());
+  md += "| cell | correctness | parity | performance | cycles | roofline |\n";
+  md += "|---|---|---|---|---:|---:|\n";
+  for (const CellResult& c : index.cells) {
+    md += "| `" + c.id + "` ";
+    for (const char* name : kVerdictNames) {
+      Outcome o = Outcome::kSkip;
+      for (const Verdict& v : c.verdicts) {
+        if (v.name == name) o = v.outcome;
+      }
+      md += "| " + Mark(o) + " ";
+    }
+    md += StrFormat("| %lld | %.1f%% |\n", (long long)c.cycles, 100 * c.efficiency);
+  }
+  for (const std::string& m : index.missing) md += "| `" + m + "` | **ERROR** | | | | |\n";
+  if (!index.inversions.empty()) {
+    md += "\n### Cycles fell as stalls rose\n\n";
+    for (const StallInversion& s : index.inversions) {
+      md += StrFormat("- `%s`: %lld cycles, fewer than `%s`: %lld\n", s.higher_id.c_str(),
+                      (long long)s.higher_cycles, s.lower_id.c_str(), (long long)s.lower_cycles);
+    }
+  }
+  bool header = false;
+  for (const CellResult& c : index.cells) {
+    for (const Verdict& v : c.verdicts) {
+      if (v.outcome != Outcome::kFail && v.outcome != Outcome::kError) continue;
+      if (!header) {
+        md += "\n### Failures\n";
+        header = true;
+      }
+      md += "\n**`" + c.id + "`** " + v.name + ": " + v.message + "\n";
+      if (!v.detail.empty()) {
+        std::string detail;
+        int lines = 0;
+        size_t start = 0;
+        for (size_t p; lines < 30 && (p = v.detail.find('\n', start)) != std::string::npos; start = p + 1) {
+          detail += v.detail.substr(start, p - start + 1);
+          ++lines;
+        }
+        md += "\n```\n" + detail + "```\n";
+      }
+      md += "\nreproduce: `" + c.command + "`";
+      if (!c.profile.empty()) md += "; profile: `" + c.profile + "`";
+      md += "\n";
+    }
+  }
+  for (const CellResult& c : index.cells) {
+    if (c.accepted.empty()) continue;
+    md += "\n### Baseline of `" + c.id + "` accepted\n\n```\n" + c.accepted +
+          (c.accepted.back() == '\n' ? "" : "\n") + "```\n";
+  }
+  return md;
+}
+
+Status WriteReports(const std::string& dir, const Index& index) {
+  RETURN_IF_ERROR(lens::WriteFileAtomically(dir + "/index.json", IndexJson(index)));
+  RETURN_IF_ERROR(lens::WriteFileAtomically(dir + "/junit.xml", JUnitXml(index)));
+  RETURN_IF_ERROR(lens::WriteFileAtomically(dir + "/summary.md", MarkdownSummary(index)));
+  return OkStatus();
+}
+
+}  // namespace otpu::regress

@@ -1,0 +1,51 @@
+// A regression run's reports (docs/regress.md "Reports"), made from the per-cell results: the
+// merged index (JSON), JUnit XML (a <testsuite> per cell, a <testcase> per verdict) and a
+// Markdown summary for a CI step summary or a PR comment. Also the metamorphic check along
+// the stall axis: a cell's cycles never fall as its memory's stalls rise.
+#ifndef OTPU_HOST_PROGRAMS_REGRESS_REPORT_H_
+#define OTPU_HOST_PROGRAMS_REGRESS_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "host/programs/regress/cell_result.h"
+#include "workloads/common/status.h"
+
+namespace otpu::regress {
+
+// One failed metamorphic relation: a cell whose cycles fell as stalls rose.
+struct StallInversion {
+  std::string lower_id, higher_id;  // lower and higher stall percent
+  int64_t lower_cycles = 0, higher_cycles = 0;
+};
+
+struct Index {
+  std::string matrix;
+  std::string name;  // the matrix's name
+  std::vector<CellResult> cells;  // in matrix order
+  std::vector<std::string> missing;  // selected cells without a result (counted as errors)
+  std::vector<StallInversion> inversions;
+  double wall_s = 0;
+  bool passed() const;
+  int count(Outcome o) const;
+};
+
+// Orders the results, finds the stall inversions; `missing` are the ids expected but absent.
+Index MakeIndex(const std::string& matrix, const std::string& name, std::vector<CellResult> cells,
+                std::vector<std::string> missing, double wall_s);
+
+// Reads every DIR/cells/*.json into an index (for `merge` and --rerun-failed).
+StatusOr<Index> ReadIndexDir(const std::string& dir);
+// The merged index file and back.
+std::string IndexJson(const Index& index);
+StatusOr<Index> ParseIndex(const std::string& json, const std::string& path);
+
+std::string JUnitXml(const Index& index);
+std::string MarkdownSummary(const Index& index);
+
+// Writes DIR/index.json, DIR/junit.xml and DIR/summary.md (each atomically).
+Status WriteReports(const std::string& dir, const Index& index);
+
+}  // namespace otpu::regress
+
+#endif  // OTPU_HOST_PROGRAMS_REGRESS_REPORT_H_

@@ -1,9 +1,10 @@
 // The real otpu-regress on a loopback Slurm (slurm_cluster.sh): `otpu-regress slurm --wait`
 // merges the same index as `otpu-regress run` on the same cells, and a performance regression
 // (an RTL-free perturbation: one DRAM latency in a copied matrix) makes --wait return 1.
-// Two cells of the smoke matrix (mlp-small, ideal and axi memory) keep it to well under a
-// minute. The cells are judged against baselines accepted in the test's own directory, so the
-// test checks the Slurm path, not the state of regress/baselines.
+// The whole smoke matrix once against the checked-in baselines (about a minute each way);
+// otherwise two of its cells (mlp-small, ideal and axi memory), judged against baselines
+// accepted in the test's own directory, so those tests check the Slurm path, not the state of
+// regress/baselines.
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 #include <rapidjson/writer.h>
@@ -114,6 +115,19 @@ TEST_F(OtpuRegressOnSlurm, MergesTheSameIndexAsTheLocalRun) {
   const std::string expected = StableIndex(local);
   ASSERT_NE(expected, "");
   EXPECT_NE(expected.find("\"counts\":{\"cells\":2,\"pass\":2"), std::string::npos) << expected;
+  EXPECT_EQ(StableIndex(slurm), expected);
+}
+
+// The check as it stands: the whole smoke matrix, judged against the checked-in
+// baselines, gives the same exit code and index through Slurm as run locally, whatever the
+// verdicts are today.
+TEST_F(OtpuRegressOnSlurm, TheSmokeMatrixMergesAsTheLocalRunDoes) {
+  const std::string local = dir_.path() + "/local", slurm = dir_.path() + "/slurm";
+  ProcessResult run = Regress({"run", OTPU_SMOKE_MATRIX, "-j", "2", "--no-reuse", "--out", local});
+  ProcessResult r = Regress({"slurm", OTPU_SMOKE_MATRIX, "--out", slurm, "--wait"});
+  EXPECT_EQ(r.exit_code, run.exit_code) << r.out << r.err << "\nlocal:\n" << run.out << run.err;
+  const std::string expected = StableIndex(local);
+  ASSERT_NE(expected, "") << run.out << run.err;
   EXPECT_EQ(StableIndex(slurm), expected);
 }
 

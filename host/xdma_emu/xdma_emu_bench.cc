@@ -68,7 +68,9 @@ int Main() {
     return 1;
   }
   const Rates via = Measure(xdma->get());
-  StatusOr<std::unique_ptr<host::BoardIface>> direct = host::MakeBoard({.sim = true});
+  host::BoardChoice model;  // a designated initializer trips -Wmissing-field-initializers
+  model.sim = true;
+  StatusOr<std::unique_ptr<host::BoardIface>> direct = host::MakeBoard(model);
   if (!direct.ok()) {
     std::fprintf(stderr, "xdma_emu_bench: %s\n", direct.status().message().c_str());
     return 1;

@@ -73,14 +73,17 @@ up() {
   user=$(id -un)
   group=$(id -gn)
   ((EUID == 0)) && force=(--force)
-  chmod 0700 "$dir"
+  # munged (without --force) wants its socket's directories searchable by all: DIR is 0711,
+  # the socket has a 0755 directory of its own, the key stays in a 0700 one.
+  chmod 0711 "$dir"
   mkdir -p -m 0700 "$dir/munge" "$dir/state" "$dir/spool" "$dir/log"
+  mkdir -p -m 0755 "$dir/sock"
 
   # munge: a private key and socket; nothing in /etc or /run is used.
   mungekey --create --keyfile="$dir/munge/munge.key" --bits=1024 >/dev/null 2>&1 \
     || dd if=/dev/urandom of="$dir/munge/munge.key" bs=128 count=1 status=none
   chmod 0400 "$dir/munge/munge.key"
-  munged "${force[@]}" --socket="$dir/munge/munge.sock" --key-file="$dir/munge/munge.key" \
+  munged "${force[@]}" --socket="$dir/sock/munge.sock" --key-file="$dir/munge/munge.key" \
     --pid-file="$dir/munged.pid" --log-file="$dir/log/munged.log" \
     --seed-file="$dir/munge/munged.seed" \
     || { dump_logs; die "munged failed to start (log: $dir/log/munged.log)"; }
@@ -102,7 +105,7 @@ SlurmUser=$user
 SlurmdUser=$user
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$dir/munge/munge.sock
+AuthInfo=socket=$dir/sock/munge.sock
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
 SlurmctldPidFile=$dir/slurmctld.pid

@@ -68,9 +68,7 @@ int Main() {
     return 1;
   }
   const Rates via = Measure(xdma->get());
-  host::BoardChoice model;  // a designated initializer trips -Wmissing-field-initializers
-  model.sim = true;
-  StatusOr<std::unique_ptr<host::BoardIface>> direct = host::MakeBoard(model);
+  StatusOr<std::unique_ptr<host::BoardIface>> direct = host::MakeBoard({.sim = true});
   if (!direct.ok()) {
     std::fprintf(stderr, "xdma_emu_bench: %s\n", direct.status().message().c_str());
     return 1;

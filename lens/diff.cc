@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <tuple>
 #include <utility>
 
 namespace otpu::lens {
@@ -345,26 +346,17 @@ std::string DiffJson(const ProfileDiff& diff) {
       str(x.name);
       w.Key("source");
       str(x.source);
-      w.Key("cycles");
-      w.StartArray();
-      w.Int64(x.cycles_before);
-      w.Int64(x.cycles_after);
-      w.EndArray();
-      w.Key("start");
-      w.StartArray();
-      w.Int64(x.start_before);
-      w.Int64(x.start_after);
-      w.EndArray();
-      w.Key("end");
-      w.StartArray();
-      w.Int64(x.end_before);
-      w.Int64(x.end_after);
-      w.EndArray();
-      w.Key("dispatch");
-      w.StartArray();
-      w.Int64(x.dispatch_before);
-      w.Int64(x.dispatch_after);
-      w.EndArray();
+      for (const auto& [key, before, after] :
+           {std::tuple{"cycles", x.cycles_before, x.cycles_after},
+            std::tuple{"start", x.start_before, x.start_after},
+            std::tuple{"end", x.end_before, x.end_after},
+            std::tuple{"dispatch", x.dispatch_before, x.dispatch_after}}) {
+        w.Key(key);
+        w.StartArray();
+        w.Int64(before);
+        w.Int64(after);
+        w.EndArray();
+      }
       w.Key("cause");
       str(x.cause);
       w.Key("cause_delta");

@@ -12,7 +12,8 @@
 # register accesses/s and DMA MB/s through otpu-xdma-emu against the board model in-process
 # (host/xdma_emu/xdma_emu_bench.cc); and `otpu-lens record --dev` of a tiny checkpoint (written by
 # otpu-mkcheckpoint) through an otpu-xdma-emu mount against `record --sim` of the same step (wall
-# seconds and their ratio). Builds lens_bench, lens_page_bench, otpu-lens, board_bench,
+# seconds and their ratio); and otpu-regress on regress/default.json (cells, wall seconds with -j 2,
+# the share reused by a second run: scripts/bench_regress.sh). Builds lens_bench, lens_page_bench, otpu-lens, board_bench,
 # xdma_emu_bench, otpu-xdma-emu and otpu-mkcheckpoint when needed (build output on stderr) and
 # prints one JSON object {"lens": ..., "page": ..., "otpu_lens_record": ..., "board": ...,
 # "xdma_emu": ..., "otpu_lens_card": ...} on stdout. Extra arguments go to lens_bench (--workload NAME,
@@ -26,7 +27,7 @@ if [[ ! -f "$build/build.ninja" ]]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
 fi
 cmake --build "$build" --target lens_bench lens_page_bench otpu-lens board_bench xdma_emu_bench \
-  otpu-xdma-emu otpu-mkcheckpoint >&2
+  otpu-xdma-emu otpu-mkcheckpoint otpu-regress >&2
 # {"lens": simulator and .otpuprof numbers, "page": the app's load-to-ready time for a 1M-instruction
 # profile in headless chromium and the `lens html` write time (lens/app/page_bench.cc),
 # "board": the board model's core cycles/s on mlp against the bare core (docs/board.md)}.
@@ -48,5 +49,7 @@ xdma=$("$build/host/xdma_emu/xdma_emu_bench")
 # otpu-lens record of the tiny checkpoint's step 3 (positions 0..2 prefilled) through the
 # emulator (--dev: XdmaBoard -> FUSE -> SimBoard) against --sim (SimBoard in-process).
 card=$(scripts/bench_card_record.sh "$build")
-printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s}\n' \
-  "$lens" "$page" "$record" "$board" "$xdma" "$card"
+# otpu-regress on regress/default.json: cells, wall seconds with -j 2, reuse on a second run.
+regress=$(scripts/bench_regress.sh "$build")
+printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s, "regress": %s}\n' \
+  "$lens" "$page" "$record" "$board" "$xdma" "$card" "$regress"

@@ -24,7 +24,7 @@ struct BoardChoice {
   int stall_percent = 0;
   // Board model only: the whole DRAM model (memory kind, stalls, seed, timing) instead of the
   // default two-channel one with `stall_percent`.
-  std::optional<rtl::DramOptions> mem;
+  std::optional<rtl::DramOptions> mem = std::nullopt;
   // Board model only: the core's lossless event tap (the `rtl` path), borrowed; for the
   // regression runner's parity verdict and tests.
   rtl::ClockHook* hook = nullptr;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "workloads/list.h"
+#include "workloads/models/content_hash.h"
 
 namespace otpu::regress {
 namespace {
@@ -171,15 +172,9 @@ StatusOr<isa::Config> ConfigNamed(const std::string& name) {
 }
 
 uint64_t Hash64(const std::string& text) {
-  // FNV-1a, then a murmur3 finalizer so that nearby ids spread over every bit.
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return h;
+  models::ContentHasher h;
+  h.Update(text.data(), text.size());
+  return h.Digest()[0];
 }
 
 StatusOr<Matrix> ReadMatrix(const std::string& path) {

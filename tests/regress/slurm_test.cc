@@ -64,6 +64,7 @@ TEST_F(SlurmBackendOnLoopback, PassingCellsMakeWaitReturnZero) {
   }
   EXPECT_EQ(ReadFile(out + "/logs/1.log"), "cell b passed\n");
   EXPECT_EQ(ReadFile(out + "/merge.rc"), "0\n");
+  EXPECT_NE(r.out.find("3/3 cells done"), std::string::npos) << r.out;
 }
 
 TEST_F(SlurmBackendOnLoopback, AFailingCellMakesWaitReturnOne) {

@@ -169,6 +169,7 @@ StatusOr<int> WaitForSlurm(const SlurmSubmission& submission, const std::string&
   auto start = std::chrono::steady_clock::now();
   int failures = 0;
   for (;;) {
+    if (options.on_poll) options.on_poll();
     auto result = RunCaptured(argv);
     if (!result.ok()) return result.status().WithContext(CommandLine(argv));
     std::string err = OneLine(result->err);
@@ -191,6 +192,7 @@ StatusOr<int> WaitForSlurm(const SlurmSubmission& submission, const std::string&
     std::this_thread::sleep_for(std::chrono::duration<double>(options.poll_seconds));
   }
 
+  if (options.on_poll) options.on_poll();
   const std::string rc_path = Path(out_dir, kMergeRcFile);
   const std::string log = Path(out_dir, "logs/merge.log");
   auto gone = std::chrono::steady_clock::now();

@@ -11,6 +11,7 @@
 #ifndef OTPU_HOST_PROGRAMS_REGRESS_SLURM_BACKEND_H_
 #define OTPU_HOST_PROGRAMS_REGRESS_SLURM_BACKEND_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct SlurmWaitOptions {
   // How long merge.rc may take to appear after the merge job left the queue: on NFS the
   // submitting host can see a file written on a compute node seconds later.
   double merge_rc_grace_seconds = 15;
+  // Called before every squeue poll and once the merge job has left the queue (progress
+  // reports); may be empty.
+  std::function<void()> on_poll;
 };
 
 // Script file names inside DIR.

@@ -140,6 +140,7 @@ int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare) {
     }
   }
 
+  const auto submitted = fs::file_time_type::clock::now();
   auto submission = SubmitToSlurm(options);
   if (!submission.ok()) {
     int code = submission.status().code() == StatusCode::kInvalidArgument ? kExitUsage : kExitInfra;
@@ -153,7 +154,24 @@ int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare) {
             << std::flush;
   if (!vm.count("wait")) return kExitPassed;
 
-  auto verdict = WaitForSlurm(*submission, options.out_dir, SlurmWaitOptions{});
+  SlurmWaitOptions wait;
+  // Progress: results written into cells/ since the submission (older ones are from an
+  // earlier run in the same DIR).
+  int reported = 0;
+  wait.on_poll = [&] {
+    int done = 0;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(options.out_dir + "/cells", ec)) {
+      std::error_code time_ec;
+      if (entry.path().extension() == ".json" && entry.last_write_time(time_ec) >= submitted) ++done;
+    }
+    if (done != reported) {
+      reported = done;
+      std::cout << "otpu-regress slurm: " << done << "/" << options.cells << " cells done\n"
+                << std::flush;
+    }
+  };
+  auto verdict = WaitForSlurm(*submission, options.out_dir, wait);
   if (!verdict.ok()) return Fail(kExitInfra, verdict.status().message());
   const char* what = *verdict == 0   ? "every cell passed"
                      : *verdict == 1 ? "some verdict failed"

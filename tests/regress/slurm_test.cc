@@ -136,10 +136,17 @@ TEST_F(SlurmBackendOnLoopback, TheDefaultOutDirIsNamedAfterTheMatrix) {
   EXPECT_TRUE(std::filesystem::exists(dir_.path() + "/out/regress/matrix/index.json")) << r.out;
 }
 
+TEST_F(SlurmBackendOnLoopback, UnknownOptionIsAOneLineUsageError) {
+  ProcessResult r = Slurm({Matrix("a pass\n"), "--frob"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(host::testing::CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--frob"), std::string::npos) << r.err;
+}
+
 TEST_F(SlurmBackendOnLoopback, SbatchArgWithoutValueIsAUsageError) {
   ProcessResult r = Slurm({Matrix("a pass\n"), "--sbatch-arg"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("--sbatch-arg needs a value"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err, "otpu-regress slurm: --sbatch-arg needs a value (see --help)\n");
 }
 
 }  // namespace

@@ -19,7 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
 
-// otpu-regress's documented exit codes (docs/regress.md).
+// otpu-regress's documented exit codes (docs/regress.md): the values of ExitCode in
+// local_runner.h, repeated so this library (and its stand-in test) needs none of the runner.
 constexpr int kExitPassed = 0;
 constexpr int kExitUsage = 2;
 constexpr int kExitBadInput = 4;
@@ -69,7 +70,7 @@ int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare) {
   bool sbatch_arg_missing = false;
   SlurmOptions options;
   options.sbatch_args = TakeSbatchArgs(args, sbatch_arg_missing);
-  if (sbatch_arg_missing) return Fail(kExitUsage, "--sbatch-arg needs a value\n" + std::string(kUsage));
+  if (sbatch_arg_missing) return Fail(kExitUsage, "--sbatch-arg needs a value (see --help)");
 
   std::string matrix, out_dir;
   po::options_description named("otpu-regress slurm options");
@@ -94,13 +95,13 @@ int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare) {
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    return Fail(kExitUsage, std::string(e.what()) + "\n" + kUsage);
+    return Fail(kExitUsage, std::string(e.what()) + " (see --help)");
   }
   if (vm.count("help")) {
     std::cout << kUsage << named;
     return kExitPassed;
   }
-  if (matrix.empty()) return Fail(kExitUsage, std::string("no MATRIX given\n") + kUsage);
+  if (matrix.empty()) return Fail(kExitUsage, "expected a MATRIX file (see --help)");
   if (options.max_parallel < 0) return Fail(kExitUsage, "--max-parallel must be 0 or more");
 
   auto self = SelfPath();

@@ -14,6 +14,8 @@
 # daemon is found by name: `down` only signals the pids in DIR/*.pid that `up` recorded.
 # Running as root (CI, containers) munged needs --force; slurmd runs as the invoking user.
 set -euo pipefail
+# The daemons live in /usr/sbin, which an ordinary user's PATH on Debian lacks.
+export PATH="$PATH:/usr/sbin:/sbin"
 
 usage() { echo "usage: $0 up DIR [OWNER_PID] | down DIR" >&2; exit 2; }
 (($# == 2 || $# == 3)) || usage

@@ -69,11 +69,10 @@ dump_logs() {
 
 up() {
   for tool in munged mungekey slurmctld slurmd sinfo; do
-    command -v "$tool" >/dev/null || die "$tool not found (scripts/setup.sh installs munge and slurm-wlm)"
+    command -v "$tool" >/dev/null || die "$tool not found (scripts/setup.sh installs munge, slurmctld, slurmd and slurm-client)"
   done
-  local user uid group force=()
+  local user force=()
   user=$(id -un)
-  group=$(id -gn)
   ((EUID == 0)) && force=(--force)
   # munged (without --force) wants its socket's directories searchable by all: DIR is 0711,
   # the socket has a 0755 directory of its own, the key stays in a 0700 one.

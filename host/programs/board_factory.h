@@ -22,7 +22,7 @@ struct BoardChoice {
   // Board model only: the RTL configuration by name (`--config sim|board`: a Verilated board
   // of this build, sim/rtl/rtl_configs.h); empty for the build's default (rtl::BuiltConfig()).
   // A card's configuration is its bitstream's: the host reads it from VERSION.
-  std::string config;
+  std::string config = {};
 };
 
 // The board. For a card, XdmaBoard::Create's errors (NotFound naming the missing device

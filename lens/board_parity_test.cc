@@ -3,7 +3,8 @@
 // (SimBoard::AddHook with the RTL's EventCollector) gives as an rtl profile of the same run,
 // and the decoded records equal that event stream. mlp-small, a small attention, a small
 // layer and a qwen-tiny decode step (positions 0..2 untraced, 3 traced), at 0% and 20% DRAM
-// stalls. One SimBoard per process: ctest runs each case alone.
+// stalls, on a board of the build's default configuration and on one of the card's `board`
+// configuration (both are built). One SimBoard per process: ctest runs each case alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,9 +32,12 @@ namespace {
 
 struct Case {
   const char* name;
-  int stall;  // DRAM stall percent
+  int stall;                 // DRAM stall percent
+  const char* config = "";   // RTL configuration of the board ("": the build's default)
 };
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name << " stall " << c.stall; }
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name << " stall " << c.stall << (*c.config ? " config " : "") << c.config;
+}
 
 std::vector<float> Random(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
@@ -113,7 +117,13 @@ std::string Json(Profile p) {
 class BoardParityTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(BoardParityTest, HwProfileEqualsRtlProfileAndRecordsEqualTheEvents) {
-  auto board = board::SimBoard::Create();
+  board::SimBoardOptions bopts;
+  if (*GetParam().config) {
+    auto named = rtl::BuiltConfigNamed(GetParam().config);
+    ASSERT_TRUE(named.ok()) << named.status().message();
+    bopts.config = *named;
+  }
+  auto board = board::SimBoard::Create(bopts);
   ASSERT_TRUE(board.ok()) << board.status().message();
   rtl::DramOptions mem = board::SimBoardOptions::DefaultMemory();
   mem.stall_percent = GetParam().stall;
@@ -121,6 +131,7 @@ TEST_P(BoardParityTest, HwProfileEqualsRtlProfileAndRecordsEqualTheEvents) {
   auto card = host::Card::Probe(board->get());
   ASSERT_TRUE(card.ok()) << card.status().message();
   const isa::Config cfg = (*card)->config();
+  EXPECT_EQ(cfg.name, bopts.config.name) << "Card reads the board's configuration from VERSION";
   rtl::EventCollector collector(cfg);
   (*board)->AddHook(&collector);  // the last run it saw is the traced one (the last step)
 
@@ -165,8 +176,8 @@ TEST_P(BoardParityTest, HwProfileEqualsRtlProfileAndRecordsEqualTheEvents) {
   }
   EXPECT_EQ(decoded->run.windows, want.windows);
   EXPECT_EQ(decoded->run.ports, want.ports);
-  std::printf("%s (%s): %lld cycles, %zu records, %zu instructions\n", GetParam().name,
-              mem.Name().c_str(), (long long)hw.cycles, runner.last().trace->records.size(),
+  std::printf("%s (%s, %s): %lld cycles, %zu records, %zu instructions\n", GetParam().name,
+              cfg.name.c_str(), mem.Name().c_str(), (long long)hw.cycles, runner.last().trace->records.size(),
               got.instrs.size());
 }
 
@@ -174,10 +185,15 @@ INSTANTIATE_TEST_SUITE_P(Workloads, BoardParityTest,
                          ::testing::Values(Case{"mlp-small", 0}, Case{"mlp-small", 20},
                                            Case{"attn-small", 0}, Case{"attn-small", 20},
                                            Case{"layer-small", 0}, Case{"layer-small", 20},
-                                           Case{"qwen-tiny", 0}, Case{"qwen-tiny", 20}),
+                                           Case{"qwen-tiny", 0}, Case{"qwen-tiny", 20},
+                                           Case{"mlp-small", 0, "board"},
+                                           Case{"mlp-small", 20, "board"},
+                                           Case{"attn-small", 20, "board"},
+                                           Case{"layer-small", 20, "board"}),
                          [](const ::testing::TestParamInfo<Case>& i) {
                            std::string n =
                                std::string(i.param.name) + "_stall" + std::to_string(i.param.stall);
+                           if (*i.param.config) n += std::string("_") + i.param.config;
                            std::replace(n.begin(), n.end(), '-', '_');
                            return n;
                          });

@@ -246,6 +246,26 @@ TEST_F(LensCliTest, RecordAxiRunsTheBoardsDramAlsoWithStalls) {
   EXPECT_GT(b->profiles[0].cycles, a->profiles[0].cycles);
 }
 
+// Both RTL configurations are in every build: --config picks the core per run.
+TEST_F(LensCliTest, RecordConfigBoardRunsTheBoardConfigurationsCore) {
+  std::string out = PathOf("b.otpuprof");
+  Result rec = Lens({"record", "mlp-small", "--config", "board", "-o", out});
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  EXPECT_NE(rec.out.find("mlp-small: check ok"), std::string::npos) << rec.out;
+  StatusOr<ProfileFile> f = Read(out);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->profiles[0].kind, ProfileKind::kRtl);
+  EXPECT_EQ(f->profiles[0].config.D, 128);
+  EXPECT_EQ(f->profiles[0].config.MCOLS, 2);
+  EXPECT_EQ(f->profiles[0].config.FIFO_DEPTH, 1024);
+}
+
+TEST_F(LensCliTest, RecordUnknownConfigIsAUsageError) {
+  ExpectError(Lens({"record", "mlp-small", "--config", "fast", "-o", PathOf("x")}), 2,
+              "lens record: --config: RTL configuration 'fast' is not built (built: sim, board)");
+  EXPECT_FALSE(fs::exists(PathOf("x")));
+}
+
 TEST_F(LensCliTest, RecordAxiWithIsaIsAUsageError) {
   ExpectError(Lens({"record", "mlp-small", "--isa", "--axi", "-o", PathOf("x")}), 2,
               "lens record: --axi selects an RTL memory; drop --isa");

@@ -11,6 +11,7 @@
 #include "lens/otpuprof.h"
 #include "lens/recorder.h"
 #include "lens/rtl_step_runner.h"
+#include "sim/rtl/rtl_configs.h"
 #include "workloads/list.h"
 
 namespace otpu::lens {
@@ -24,7 +25,8 @@ using cli::kExitUsage;
 
 constexpr const char* kUsage =
     "usage: lens list\n"
-    "       lens record WORKLOAD... -o FILE [--isa | [--axi] [--stall N]] [--bucket N] [--pos N]\n"
+    "       lens record WORKLOAD... -o FILE [--config sim|board] [--isa | [--axi] [--stall N]]\n"
+    "                   [--bucket N] [--pos N]\n"
     "       lens info FILE\n"
     "       lens summary FILE [--json]\n"
     "       lens diff BASE NEW [--json] [--top N]\n"
@@ -45,6 +47,8 @@ int Record(const std::vector<std::string>& args) {
   po::options_description opts("lens record options");
   opts.add_options()("out,o", po::value<std::string>(), "profile file to write")(
       "isa", po::bool_switch(), "run on the ISA simulator (analytic timing)")(
+      "config", po::value<std::string>(),
+      "RTL configuration: sim or board (default: the build's; --isa: sim)")(
       "stall", po::value<int>(), "RTL: DRAM withholds ready in N% of cycles (seeded)")(
       "axi", po::bool_switch(), "RTL: the board's two-channel DRAM model (with --stall too)")(
       "bucket", po::value<int>()->default_value(kDefaultBucketCycles), "counter window, cycles")(
@@ -59,6 +63,14 @@ int Record(const std::vector<std::string>& args) {
   if (!vm.count("out"))
     return Fail(kExitUsage, "lens record: missing -o FILE (the profile to write)");
   const bool isa = vm["isa"].as<bool>();
+  // The configuration the workloads are built for; the RTL runner picks the Verilated core of
+  // that configuration (both are built: sim/rtl/rtl_configs.h).
+  isa::Config config = isa ? isa::Config::Sim() : rtl::BuiltConfig();
+  if (vm.count("config")) {
+    StatusOr<isa::Config> named = rtl::BuiltConfigNamed(vm["config"].as<std::string>());
+    if (!named.ok()) return Fail(kExitUsage, "lens record: --config: " + named.status().message());
+    config = *named;
+  }
   rtl::DramOptions mem;
   if (vm["axi"].as<bool>()) {
     if (isa) return Fail(kExitUsage, "lens record: --axi selects an RTL memory; drop --isa");
@@ -92,7 +104,7 @@ int Record(const std::vector<std::string>& args) {
                                     ": a position is at least 0");
     }
     StatusOr<workloads::WorkloadRun> run =
-        workloads::MakeWorkload(name, isa ? isa::Config::Sim() : rtl::BuiltConfig(), wopts);
+        workloads::MakeWorkload(name, config, wopts);
     if (!run.ok()) {
       int code = run.status().code() == StatusCode::kNotFound ? kExitUsage : kExitFailure;
       return Fail(code, "lens record: " + run.status().message());

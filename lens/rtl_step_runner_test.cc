@@ -8,13 +8,15 @@
 
 #include <bit>
 
+#include "workloads/common/strings.h"
 #include "workloads/list.h"
 
 namespace otpu::lens {
 namespace {
 
-workloads::WorkloadRun Make(const std::string& name, workloads::WorkloadOptions wopts = {}) {
-  StatusOr<workloads::WorkloadRun> run = workloads::MakeWorkload(name, rtl::BuiltConfig(), wopts);
+workloads::WorkloadRun Make(const std::string& name, workloads::WorkloadOptions wopts = {},
+                            const isa::Config& cfg = rtl::BuiltConfig()) {
+  StatusOr<workloads::WorkloadRun> run = workloads::MakeWorkload(name, cfg, wopts);
   OTPU_CHECK(run.ok());
   return std::move(run).value();
 }
@@ -180,15 +182,19 @@ TEST(RtlStepRunner, WriteAndRunBeforeLoadAreInternalErrors) {
   EXPECT_NE(r.status().message().find("Run before Load"), std::string::npos);
 }
 
+// In every configuration: the board's DRAM is 4 GiB, so its last byte is 0xffffffff.
 TEST(RtlStepRunner, WriteOutsideDramNamesTheAddress) {
-  const workloads::WorkloadRun run = Make("mlp-small");
-  RtlStepRunner rtl(rtl::DramOptions{}, 64);
-  ASSERT_TRUE(rtl.Load(run).ok());
-  Status w = rtl.WriteDram(run.config.DRAM_BYTES - 1, {1, 2});
-  EXPECT_EQ(w.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(w.message().find("step write of 2 bytes at DRAM 0x3fffffff is outside DRAM"),
-            std::string::npos)
-      << w.message();
+  for (const isa::Config& cfg : rtl::BuiltConfigs()) {
+    const workloads::WorkloadRun run = Make("mlp-small", {}, cfg);
+    RtlStepRunner rtl(rtl::DramOptions{}, 64);
+    ASSERT_TRUE(rtl.Load(run).ok()) << cfg.name;
+    Status w = rtl.WriteDram(run.config.DRAM_BYTES - 1, {1, 2});
+    EXPECT_EQ(w.code(), StatusCode::kInvalidArgument) << cfg.name;
+    EXPECT_NE(w.message().find(StrFormat("step write of 2 bytes at DRAM 0x%llx is outside DRAM",
+                                         (unsigned long long)(cfg.DRAM_BYTES - 1))),
+              std::string::npos)
+        << cfg.name << ": " << w.message();
+  }
 }
 
 TEST(RtlStepRunner, CoreErrorNamesTheStopThePcAndTheMemory) {

@@ -2,6 +2,7 @@
 
 #include "host/xdma/xdma_board.h"
 #include "sim/board/sim_board.h"
+#include "sim/rtl/rtl_configs.h"
 
 namespace otpu::host {
 
@@ -11,6 +12,9 @@ StatusOr<std::unique_ptr<BoardIface>> MakeBoard(const BoardChoice& choice) {
     return std::unique_ptr<BoardIface>(std::move(card));
   }
   board::SimBoardOptions opts;
+  if (!choice.config.empty()) {
+    ASSIGN_OR_RETURN(opts.config, rtl::BuiltConfigNamed(choice.config));
+  }
   opts.regmap = choice.regmap;
   opts.mem.stall_percent = choice.stall_percent;
   if (choice.mem) opts.mem = *choice.mem;

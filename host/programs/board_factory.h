@@ -22,6 +22,10 @@ struct BoardChoice {
   // of DRAM cycles that withhold ready (seeded).
   int regmap = 2;
   int stall_percent = 0;
+  // Board model only: the RTL configuration by name (`--config sim|board`: a Verilated board
+  // of this build, sim/rtl/rtl_configs.h); empty for the build's default (rtl::BuiltConfig()).
+  // A card's configuration is its bitstream's: the host reads it from VERSION.
+  std::string config = {};
   // Board model only: the whole DRAM model (memory kind, stalls, seed, timing) instead of the
   // default two-channel one with `stall_percent`.
   std::optional<rtl::DramOptions> mem = std::nullopt;
@@ -31,7 +35,8 @@ struct BoardChoice {
 };
 
 // The board. For a card, XdmaBoard::Create's errors (NotFound naming the missing device
-// file, Internal naming the file and errno); for the model, SimBoard::Create's.
+// file, Internal naming the file and errno); for the model, SimBoard::Create's and
+// InvalidArgument naming an unknown `config` and the configurations built.
 StatusOr<std::unique_ptr<BoardIface>> MakeBoard(const BoardChoice& choice);
 
 // config.MEM of profiles recorded on the board: the model's DRAM ("axi") or "card".

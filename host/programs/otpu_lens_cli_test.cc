@@ -130,7 +130,29 @@ TEST_F(OtpuLensCliTest, BadOptionsAreUsageErrorsOfOneLine) {
             "otpu-lens record: --model and --workload: record a checkpoint or a workload\n");
   EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--model", "m", "--wformat", "int2"}),
             "otpu-lens record: --wformat: weight format 'int2' is not int8|int4|fp4|mix\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--config", "fast"}),
+            "otpu-lens record: --config: RTL configuration 'fast' is not built (built: sim, "
+            "board)\n");
+  EXPECT_EQ(UsageLine({"record", "--dev", "/dev/xdma9", "-o", out, "--config", "board"}),
+            "otpu-lens record: --config: only with --sim (a card's configuration is its "
+            "bitstream's, read from VERSION)\n");
   EXPECT_TRUE(fs::is_empty(dir_ / "out"));
+}
+
+// --sim --config board: a board model of the card's configuration, which the host reads from
+// VERSION and builds the workload for.
+TEST_F(OtpuLensCliTest, RecordOnTheBoardConfigurationOfTheModel) {
+  const std::string out = OutPath("b.otpuprof");
+  Result r = OtpuLens({"record", "--sim", "--config", "board", "--workload", "mlp-small", "-o",
+                       out});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("config board (VERSION 0x00800208)"), std::string::npos) << r.out;
+  auto file = lens::Read(out);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_EQ(file->profiles.size(), 1u);
+  EXPECT_EQ(file->profiles[0].config.D, 128);
+  EXPECT_EQ(file->profiles[0].config.MCOLS, 2);
+  EXPECT_EQ(file->profiles[0].kind, lens::ProfileKind::kHw);
 }
 
 // Steps the workload does not have are found once it is built: still a usage error.

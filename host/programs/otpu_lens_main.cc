@@ -20,6 +20,7 @@
 #include "host/programs/checkpoint_run.h"
 #include "host/programs/record_command.h"
 #include "lens/cli/commands.h"
+#include "sim/rtl/rtl_configs.h"
 #include "workloads/common/strings.h"
 #include "workloads/list.h"
 #include "workloads/models/model_source.h"
@@ -90,6 +91,9 @@ int Record(const std::vector<std::string>& args) {
   add("out,o", po::value<std::string>(), "profile file to write");
   add("dev", po::value<std::string>(), "XDMA device prefix (default /dev/xdma0)");
   add("sim", po::bool_switch(), "the Verilator board model instead of a card");
+  add("config", po::value<std::string>(),
+      ("RTL configuration of the board model with --sim: " + rtl::BuiltConfigNames() +
+       " (default " + rtl::BuiltConfig().name + ")").c_str());
   add("model", po::value<std::string>(),
       "Hugging Face checkpoint directory (default models/Qwen3-0.6B on a card)");
   add("prompt", po::value<std::string>(), "prompt, in the chat template");
@@ -113,6 +117,15 @@ int Record(const std::vector<std::string>& args) {
     return Fail(kExitUsage, prog + "--dev and --sim: record on a card or on the board model");
   }
   if (vm.count("dev")) choice.dev = vm["dev"].as<std::string>();
+  if (vm.count("config")) {
+    if (!choice.sim) {
+      return Fail(kExitUsage, prog + "--config: only with --sim (a card's configuration is its "
+                                     "bitstream's, read from VERSION)");
+    }
+    choice.config = vm["config"].as<std::string>();
+    const StatusOr<isa::Config> named = rtl::BuiltConfigNamed(choice.config);
+    if (!named.ok()) return Fail(kExitUsage, prog + "--config: " + named.status().message());
+  }
   if (vm.count("model") && vm.count("workload")) {
     return Fail(kExitUsage, prog + "--model and --workload: record a checkpoint or a workload");
   }

@@ -21,6 +21,7 @@
 #include "host/xdma_emu/fault_plan.h"
 #include "host/xdma_emu/fuse_server.h"
 #include "host/xdma_emu/mountpoint.h"
+#include "sim/rtl/rtl_configs.h"
 #include "workloads/common/status.h"
 
 namespace po = boost::program_options;
@@ -33,8 +34,12 @@ constexpr int kExitUsage = 2;  // bad option
 constexpr int kExitBusy = host::kBusyExitCode;  // the mount point is taken or not empty
 
 constexpr char kUsage[] =
-    "usage: otpu-xdma-emu MOUNTPOINT [--regmap 1|2] [--stall N] [--mem NAME] [--seed N] [--latency N]\n"
-    "                     [--queue-beats N] [--beats-per-cycle X] [--fault SPEC]... [--foreground]\n"
+    "usage: otpu-xdma-emu MOUNTPOINT [--config sim|board] [--regmap 1|2] [--stall N] [--mem NAME]
+"
+    "                     [--seed N] [--latency N] [--queue-beats N] [--beats-per-cycle X]
+"
+    "                     [--fault SPEC]... [--foreground]
+"
     "Serves a simulated openTPU card as MOUNTPOINT/xdma0_user, _h2c_0 and _c2h_0 (XDMA driver\n"
     "semantics) and prints the device prefix MOUNTPOINT/xdma0 once mounted. Stop it with\n"
     "SIGINT/SIGTERM or `fusermount3 -u MOUNTPOINT`.\n"
@@ -43,6 +48,7 @@ constexpr char kUsage[] =
 
 struct Options {
   std::string mountpoint;
+  std::string config;  // empty: the build's default RTL configuration
   int regmap = 2;
   int stall = 0;
   std::string mem;           // --mem: the DRAM model by name ("" = the board's axi)
@@ -81,6 +87,9 @@ bool ParseOptions(int argc, char** argv, Options* options, std::vector<Fault>* f
   po::options_description visible("options");
   visible.add_options()
       ("help,h", po::bool_switch(&options->help), "print this help")
+      ("config", po::value(&options->config),
+       ("RTL configuration of the simulated card: " + rtl::BuiltConfigNames() + " (default " +
+        rtl::BuiltConfig().name + ")").c_str())
       ("regmap", po::value(&options->regmap)->default_value(2),
        "register-map version of the simulated bitstream: 2, or 1 (no REGMAP, CAPS, counters "
        "or trace)")
@@ -115,6 +124,8 @@ bool ParseOptions(int argc, char** argv, Options* options, std::vector<Fault>* f
   }
   std::string error;
   if (options->mountpoint.empty()) error = "no MOUNTPOINT";
+  else if (!options->config.empty() && !rtl::BuiltConfigNamed(options->config).ok())
+    error = "--config: " + rtl::BuiltConfigNamed(options->config).status().message();
   else if (options->regmap != 1 && options->regmap != 2) error = "--regmap must be 1 or 2";
   else if (options->stall < 0 || options->stall > 100) error = "--stall must be 0..100 (percent)";
   else if (!options->mem.empty() && !ParseMemoryName(options->mem, options->stall).ok())
@@ -152,6 +163,7 @@ int Serve(const std::string& mountpoint, const Options& options, std::vector<Fau
   BlockStopSignals();
   host::BoardChoice choice;
   choice.sim = true;
+  choice.config = options.config;
   choice.regmap = options.regmap;
   choice.stall_percent = options.stall;
   if (!options.mem.empty() || options.seed != 1 || options.latency || options.queue_beats ||

@@ -68,6 +68,17 @@ TEST(XdmaEmu, UserFileReadsRegistersAtTheOffset) {
   EXPECT_EQ(::lseek(user.get(), 0, SEEK_CUR), 0);
 }
 
+// --config board: a card of the board configuration (VERSION D=128, MCOLS=2, LANES=8).
+TEST(XdmaEmu, ConfigBoardServesACardOfTheBoardConfiguration) {
+  Emulator emu({"--config", "board"});
+  ASSERT_TRUE(emu.ready()) << emu.startup_output();
+  Fd user(emu.prefix() + "_user", O_RDWR);
+  ASSERT_GE(user.get(), 0);
+  uint32_t version = 0;
+  ASSERT_EQ(::pread(user.get(), &version, 4, static_cast<off_t>(isa::Reg::kVERSION)), 4);
+  EXPECT_EQ(version, 0x00800208u);
+}
+
 TEST(XdmaEmu, UserFileAnswersUnalignedOffsetsWithEproto) {
   Emulator emu;
   ASSERT_TRUE(emu.ready()) << emu.startup_output();
@@ -184,7 +195,8 @@ TEST(XdmaEmu, MissingMountPointIsAnError) {
 TEST(XdmaEmu, BadOptionsAreUsageErrors) {
   TempMount mount;
   const std::vector<std::vector<std::string>> cases = {
-      {"--fault", "eio:h2c:zero"}, {"--regmap", "3"}, {"--stall", "101"}, {"--bogus"}};
+      {"--fault", "eio:h2c:zero"}, {"--regmap", "3"}, {"--stall", "101"}, {"--bogus"},
+      {"--config", "fast"}};
   for (const std::vector<std::string>& extra : cases) {
     std::vector<std::string> argv = {testing::EmulatorBinary(), mount.mountpoint(), "-f"};
     argv.insert(argv.end(), extra.begin(), extra.end());

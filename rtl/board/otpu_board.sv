@@ -99,6 +99,7 @@ module otpu_board
                                  (32'(WIN_LOG2) << CAPS_WINDOW_SHIFT);
 
   logic             run, load, clear, loading, running, halted, error;
+  logic             ld_range_err;  // the loader refused a range outside DRAM (AXI_ERR)
   logic [31:0]      prog_addr, version, cycle, retired;
   logic [15:0]      prog_n;
   logic [7:0][31:0] args;
@@ -141,7 +142,7 @@ module otpu_board
     .error_i       (error),
     .loading_i     (loading),
     .wr_idle_i     (wr_idle),
-    .axi_err_i,
+    .axi_err_i     (axi_err_i || ld_range_err),
     .run_o         (run),
     .load_o        (load),
     .clear_o       (clear),
@@ -173,7 +174,8 @@ module otpu_board
 
   otpu_loader #(
     .D         (D),
-    .IMEM_WORDS(IMEM_WORDS)
+    .IMEM_WORDS(IMEM_WORDS),
+    .DRAM_BYTES(DRAM_BYTES)
   ) u_loader (
     .clk_i,
     .rst_ni,
@@ -181,6 +183,7 @@ module otpu_board
     .prog_addr_i (prog_addr),
     .prog_n_i    (prog_n),
     .busy_o      (loading),
+    .range_err_o (ld_range_err),
     .rd_valid_o  (ld_rd_valid),
     .rd_ready_i  (b_rd_ready_i),
     .rd_addr_o   (ld_rd_addr),

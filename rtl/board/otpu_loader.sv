@@ -3,12 +3,16 @@
 // D-byte chunks through DRAM port B (otpu_board gives it the port while it is busy) and
 // writing D/32 instructions a chunk through the core's IMEM write port, one a cycle. One read
 // is in flight at a time: a load costs about (read latency + D/32 + 2) cycles a chunk, once
-// per program.
+// per program. A load whose bytes [PROG_ADDR, PROG_ADDR + 32 * count) do not lie inside
+// DRAM_BYTES reads nothing and pulses range_err_o (STATUS.AXI_ERR), as the sequencer refuses a
+// DRAM range past the end: with 4 GiB of DRAM (`board`) a 32-bit chunk address would
+// otherwise wrap to address 0 instead of leaving DRAM.
 module otpu_loader
   import otpu_core_pkg::*;
 #(
-  parameter int unsigned  D          = 32,
-  parameter int unsigned  IMEM_WORDS = 4096,
+  parameter int unsigned     D          = 32,
+  parameter int unsigned     IMEM_WORDS = 4096,
+  parameter longint unsigned DRAM_BYTES = 64'd1 << 30,
   localparam int unsigned ImemAw     = $clog2(IMEM_WORDS),
   localparam int unsigned Per        = D / 32,               // instructions a chunk
   localparam int unsigned PerW       = Per > 1 ? $clog2(Per) : 1
@@ -19,6 +23,7 @@ module otpu_loader
   input  logic [31:0]        prog_addr_i,  // chunk aligned
   input  logic [15:0]        prog_n_i,
   output logic               busy_o,       // STATUS.LOADING: until the last write has landed
+  output logic               range_err_o,  // one cycle: a start refused, its range leaves DRAM
   // DRAM port B reads
   output logic               rd_valid_o,
   input  logic               rd_ready_i,
@@ -50,6 +55,14 @@ module otpu_loader
   logic [16:0] count;  // min(PROG_N, IMEM_WORDS)
   assign count = 17'(prog_n_i) > 17'(IMEM_WORDS) ? 17'(IMEM_WORDS) : 17'(prog_n_i);
 
+  // The load's end, exactly (no 32-bit wrap), against DRAM_BYTES.
+  logic [63:0] load_end;
+  logic        in_dram;
+  assign load_end = 64'(prog_addr_i) + (64'(count) << 5);
+  assign in_dram  = load_end <= 64'(DRAM_BYTES);
+
+  logic range_err_q, range_err_d;
+
   always_comb begin
     state_d = state_q;
     addr_d  = addr_q;
@@ -57,9 +70,12 @@ module otpu_loader
     wa_d    = wa_q;
     k_d     = k_q;
     data_d  = data_q;
+    range_err_d = 1'b0;
     unique case (state_q)
       ST_IDLE: begin
-        if (start_i && count != '0) begin
+        if (start_i && count != '0 && !in_dram) begin
+          range_err_d = 1'b1;
+        end else if (start_i && count != '0) begin
           state_d = ST_REQ;
           addr_d  = prog_addr_i;
           left_d  = count;
@@ -103,6 +119,7 @@ module otpu_loader
       wa_q    <= '0;
       k_q     <= '0;
       data_q  <= '0;
+      range_err_q <= 1'b0;
     end else begin
       state_q <= state_d;
       addr_q  <= addr_d;
@@ -110,10 +127,12 @@ module otpu_loader
       wa_q    <= wa_d;
       k_q     <= k_d;
       data_q  <= data_d;
+      range_err_q <= range_err_d;
     end
   end
 
   assign busy_o       = state_q != ST_IDLE;
+  assign range_err_o  = range_err_q;
   assign rd_valid_o   = state_q == ST_REQ;
   assign rd_addr_o    = addr_q;
   assign rd_tag_o     = '0;   // one read in flight: its response is the one awaited

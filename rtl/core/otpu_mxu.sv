@@ -127,10 +127,10 @@ module otpu_mxu
   // FIFOs //
   ///////////
 
-  logic             w_valid, w_pop, s_valid, s2_valid, unused_w2_valid;
-  logic [D*8-1:0]   w_data, unused_w2;
+  logic             w_valid, w2_valid, s_valid, s2_valid;
+  logic [D*8-1:0]   w_data, w2_data;
   logic [31:0]      s_data, s2_data;
-  logic [1:0]       s_pop;
+  logic [1:0]       w_pop, s_pop;
   logic [WTAG_W:0]  wcount;
   logic [STAG_W:0]  unused_scount;
 
@@ -148,9 +148,9 @@ module otpu_mxu
     .fill_data_i  (b_rsp_data_i),
     .head_valid_o (w_valid),
     .head_o       (w_data),
-    .head2_valid_o(unused_w2_valid),
-    .head2_o      (unused_w2),
-    .pop_i        ({1'b0, w_pop}),
+    .head2_valid_o(w2_valid),
+    .head2_o      (w2_data),
+    .pop_i        (w_pop),
     .count_o      (wcount)
   );
 
@@ -176,7 +176,7 @@ module otpu_mxu
 
   logic unused_tags;
   assign unused_tags = ^{b_rsp_tag_i[TAG_W-1:WTAG_W], a_rsp_tag_i[TAG_W-1:STAG_W],
-                         unused_w2_valid, unused_w2, unused_scount};
+                         unused_scount};
 
   //////////////
   // Consumer //
@@ -208,6 +208,8 @@ module otpu_mxu
     .release_ack_o (q_take),
     .w_valid_i     (w_valid),
     .w_data_i      (w_data),
+    .w2_valid_i    (w2_valid),
+    .w2_data_i     (w2_data),
     .s_valid_i     (s_valid),
     .s_data_i      (s_data),
     .s2_valid_i    (s2_valid),

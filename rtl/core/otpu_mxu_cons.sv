@@ -3,6 +3,11 @@
 // row j, per chunk), MCOLS columns at once, column c accumulating out[pass*MCOLS + c][j]
 // (otpu_mxu_col) from ACT RAM row act_row + pass*MCOLS + c. A row starts from +0, or with ACC
 // from the preloaded old value; its last chunk hands the results to the drain.
+// Paired chunks: an int8 MM with m <= MCOLS/2 leaves the upper half of the columns idle, so
+// they take the row's next chunk in the same cycle (column HALF + r continues column r's
+// accumulator, (acc + t_b) + t_b+1 as the ISA adds them): two chunks a cycle whenever both are
+// in, so the weight FIFO drains while the consumer waits for no DRAM, and has room to refill
+// during the consumer's waits for a release (docs/rtl-core.md "MXU").
 module otpu_mxu_cons
   import otpu_core_pkg::*;
 #(
@@ -23,11 +28,13 @@ module otpu_mxu_cons
   // FIFO heads
   input  logic                                         w_valid_i,
   input  logic [D*8-1:0]                               w_data_i,
+  input  logic                                         w2_valid_i,   // the chunk after it
+  input  logic [D*8-1:0]                               w2_data_i,
   input  logic                                         s_valid_i,
   input  logic [31:0]                                  s_data_i,
   input  logic                                         s2_valid_i,
   input  logic [31:0]                                  s2_data_i,
-  output logic                                         w_pop_o,
+  output logic [1:0]                                   w_pop_o,
   output logic [1:0]                                   s_pop_o,
   // ACT RAM: blocks b and b+1 of every row
   output logic [$clog2(ACT_BLOCKS)-1:0]                act_rd_block_o,
@@ -64,6 +71,7 @@ module otpu_mxu_cons
   localparam int unsigned LM = $clog2(MCOLS);
   localparam int unsigned RW = $clog2(ACT_ROWS);
   localparam int unsigned BW = $clog2(ACT_BLOCKS);
+  localparam int unsigned HALF = MCOLS / 2;  // columns of the first chunk of a pair
 
   ////////////
   // Decode //
@@ -88,6 +96,7 @@ module otpu_mxu_cons
   logic                   act_q, act_d;
   logic [3:0]             slot_q, slot_d;
   logic                   accf_q, accf_d, unit_q, unit_d, four_q, four_d, fp4_q, fp4_d;
+  logic                   pairs_q, pairs_d;       // int8 and m <= HALF: two chunks a cycle
   logic [AW-1:0]          obase_q, obase_d;       // out[pass*MCOLS][0]
   logic [15:0]            os_q, os_d;
   logic [31:0]            n_q, n_d, j_q, j_d;
@@ -106,6 +115,7 @@ module otpu_mxu_cons
       unit_q   <= 1'b0;
       four_q   <= 1'b0;
       fp4_q    <= 1'b0;
+      pairs_q  <= 1'b0;
       obase_q  <= '0;
       os_q     <= '0;
       n_q      <= '0;
@@ -126,6 +136,7 @@ module otpu_mxu_cons
       unit_q   <= unit_d;
       four_q   <= four_d;
       fp4_q    <= fp4_d;
+      pairs_q  <= pairs_d;
       obase_q  <= obase_d;
       os_q     <= os_d;
       n_q      <= n_d;
@@ -146,27 +157,49 @@ module otpu_mxu_cons
   // Columns //
   /////////////
 
-  logic first, last, last_row;
+  logic first, last, last_row, pair, last_pair, row_end;
   assign first    = (c_q == '0);
   assign last     = (c_q + 16'd1 == chunks_q);
   assign last_row = (j_q + 32'd1 == n_q) && (p_q + 5'd1 == passes_q);
+  // This cycle takes chunks c and c+1 of the row: both in (with their scales) and in the row.
+  assign pair      = pairs_q && !last && w2_valid_i && (unit_q || s2_valid_i);
+  assign last_pair = (c_q + 16'd2 == chunks_q);
+  assign row_end   = pair ? last_pair : last;
 
   assign act_rd_block_o = blk_q;
 
   logic [MCOLS-1:0][31:0] col_acc;
   for (genvar c = 0; c < MCOLS; c++) begin : gen_col
-    logic [RW-1:0] row;
-    logic [31:0]   acc_in;
-    assign row    = arow_q + RW'(c);
-    assign acc_in = !first ? accv_q[c] : (accf_q ? pl_data_i[c] : 32'd0);
+    // Paired, column c >= HALF takes chunk c+1 (block b+1, scale s2) for row c - HALF and
+    // continues that row's column.
+    logic                  second;
+    logic [RW-1:0]         row;
+    logic [31:0]           acc_in, acc_own;
+    logic [D*8-1:0]        w;
+    logic [1:0][D*8-1:0]   act;
+    logic [1:0][31:0]      sa, sw;
+    assign acc_own = !first ? accv_q[c] : (accf_q ? pl_data_i[c] : 32'd0);
+    if (c >= int'(HALF)) begin : gen_second
+      assign second = pairs_q;
+      assign row    = arow_q + RW'(second ? c - int'(HALF) : c);
+      assign acc_in = second ? col_acc[c-int'(HALF)] : acc_own;
+    end else begin : gen_first
+      assign second = 1'b0;
+      assign row    = arow_q + RW'(c);
+      assign acc_in = acc_own;
+    end
+    assign w   = second ? w2_data_i : w_data_i;
+    assign act = second ? {2{act_rd_data_i[row][1]}} : act_rd_data_i[row];
+    assign sa  = second ? {2{act_rd_scale_i[row][1]}} : act_rd_scale_i[row];
+    assign sw  = second ? {2{s2_data_i}} : {s2_data_i, s_data_i};
 
     otpu_mxu_col #(
       .D(D)
     ) u_col (
-      .w_i       (w_data_i),
-      .act_i     (act_rd_data_i[row]),
-      .sa_i      (act_rd_scale_i[row]),
-      .sw_i      ({s2_data_i, s_data_i}),
+      .w_i       (w),
+      .act_i     (act),
+      .sa_i      (sa),
+      .sw_i      (sw),
       .unit_i    (unit_q),
       .four_bit_i(four_q),
       .fp4_i     (fp4_q),
@@ -182,7 +215,7 @@ module otpu_mxu_cons
   logic data_ok, go;
   assign data_ok = w_valid_i && (unit_q || (s_valid_i && (!four_q || s2_valid_i)));
   assign go      = act_q && data_ok && (!first || !accf_q || pl_valid_i) &&
-                   (!last || dr_ready_i);
+                   (!row_end || dr_ready_i);
 
   assign release_ack_o = release_i && q_valid_i && !act_q;
   assign pl_start_o    = release_ack_o && flags[0];
@@ -193,10 +226,21 @@ module otpu_mxu_cons
   assign pl_strict_o   = (w5[23:16] > 8'd1) && ({16'd0, w7[15:0]} < w4);
   assign pl_take_o     = go && first && accf_q;
 
-  assign w_pop_o     = go;
-  assign s_pop_o     = (!go || unit_q) ? 2'd0 : (four_q ? 2'd2 : 2'd1);
-  assign dr_push_o   = go && last;
-  assign dr_data_o   = col_acc;
+  // The row's accumulators: column r, or paired its continuation in column HALF + r.
+  logic [MCOLS-1:0][31:0] row_acc;
+  always_comb begin
+    row_acc = col_acc;
+    if (pair) begin
+      for (int r = 0; r < int'(HALF); r++) begin
+        row_acc[r] = col_acc[r+int'(HALF)];
+      end
+    end
+  end
+
+  assign w_pop_o     = !go ? 2'd0 : (pair ? 2'd2 : 2'd1);
+  assign s_pop_o     = (!go || unit_q) ? 2'd0 : ((four_q || pair) ? 2'd2 : 2'd1);
+  assign dr_push_o   = go && row_end;
+  assign dr_data_o   = row_acc;
   assign dr_base_o   = obase_q + AW'(j_q);
   assign dr_stride_o = os_q;
   assign dr_slot_o   = slot_q;
@@ -219,6 +263,7 @@ module otpu_mxu_cons
     unit_d   = unit_q;
     four_d   = four_q;
     fp4_d    = fp4_q;
+    pairs_d  = pairs_q;
     obase_d  = obase_q;
     os_d     = os_q;
     n_d      = n_q;
@@ -240,6 +285,7 @@ module otpu_mxu_cons
       unit_d   = flags[1];
       four_d   = (flags[3:2] != 2'd0);
       fp4_d    = (flags[3:2] == 2'd2);
+      pairs_d  = (flags[3:2] == 2'd0) && (9'(w5[23:16]) <= 9'(HALF));
       obase_d  = w1[AW-1:0];
       os_d     = w7[15:0];
       n_d      = w4;
@@ -255,10 +301,10 @@ module otpu_mxu_cons
     end
 
     if (go) begin
-      accv_d = col_acc;
-      if (!last) begin
-        c_d   = c_q + 16'd1;
-        blk_d = blk_q + (four_q ? BW'(2) : BW'(1));
+      accv_d = row_acc;
+      if (!row_end) begin
+        c_d   = c_q + (pair ? 16'd2 : 16'd1);
+        blk_d = blk_q + ((four_q || pair) ? BW'(2) : BW'(1));
       end else begin
         c_d   = '0;
         blk_d = blk0_q;

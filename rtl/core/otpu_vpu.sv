@@ -222,6 +222,18 @@ module otpu_vpu
   logic        last_step;
   assign last_step = ((int'(step_q) + 1) * CL >= int'(grp_cnt));
 
+  // The group's results with this step's composite lanes in: the last step writes them at
+  // once (a composite group costs its steps plus its reads, not one more cycle to write).
+  logic [LANES-1:0][31:0] y_comp;
+  always_comb begin
+    y_comp = y_q;
+    for (int e = 0; e < LANES; e++) begin
+      if (e / CL == int'(step_q)) begin
+        y_comp[e] = comp_y[e % CL];
+      end
+    end
+  end
+
   // Reductions: the read group (in element order) into the partials; the fold of the row.
   logic [LANES-1:0][31:0] rd_elem, red_p;
   logic [31:0]            red_y;
@@ -263,13 +275,20 @@ module otpu_vpu
         tm_we_o  = 1'b1;
         req_base = rowd_q + AW'(j_q);
       end
+      StComp: begin
+        // The last step writes the group (refused: StWr retries it).
+        tm_req_o  = last_step;
+        tm_we_o   = 1'b1;
+        req_base  = rowd_q + AW'(j_q);
+        req_wdata = y_comp;
+      end
       StRWr: begin
         tm_we_o      = 1'b1;
         req_base     = rowd_q;
         req_cnt      = (LB + 1)'(1);
         req_wdata[0] = red_y;
       end
-      default: tm_req_o = 1'b0;  // StIdle, StComp
+      default: tm_req_o = 1'b0;  // StIdle
     endcase
   end
 
@@ -345,11 +364,13 @@ module otpu_vpu
 
     // Leaving a group: the next group of the row, the next row, or done.
     if ((state_q == StWr && granted) || (state_q == StRWr && granted) ||
+        (state_q == StComp && granted) ||
         (state_q == StRdA && granted && red_q && last_grp)) begin
+      step_d = '0;  // a composite group left from its last step
       if (state_q == StRdA) begin
         p_d     = red_p;
         state_d = StRWr;
-      end else if (state_q == StWr && !last_grp) begin
+      end else if ((state_q == StWr || state_q == StComp) && !last_grp) begin
         j_d     = j_next[15:0];
         state_d = grp_first;
       end else if (last_row) begin
@@ -427,11 +448,7 @@ module otpu_vpu
           end
         end
         StComp: begin
-          for (int e = 0; e < LANES; e++) begin
-            if (e / CL == int'(step_q)) begin
-              y_d[e] = comp_y[e % CL];
-            end
-          end
+          y_d = y_comp;
           if (last_step) begin
             step_d  = '0;
             state_d = StWr;

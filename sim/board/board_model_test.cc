@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <set>
+#include <string>
 
 #include "sim/rtl/rtl_harness.h"
 #include "workloads/common/sparse_memory.h"
@@ -22,15 +23,24 @@ using isa::Reg;
 constexpr uint32_t Off(Reg r) { return static_cast<uint32_t>(r); }
 constexpr uint32_t kCounters = Off(Reg::kCOUNTERS);
 
-// A board on an ideal memory.
+std::unique_ptr<BoardModel> MakeModel(const isa::Config& cfg, rtl::DramModel* dram,
+                                      int regmap) {
+  StatusOr<std::unique_ptr<BoardModel>> m = BoardModel::Create(cfg, dram, regmap);
+  OTPU_CHECK(m.ok());
+  return std::move(m).value();
+}
+
+// A board of configuration `cfg` on an ideal memory.
 struct Board {
-  explicit Board(int regmap = 2)
-      : mem(rtl::BuiltConfig().DRAM_BYTES),
-        dram(&mem, rtl::BuiltConfig().D, rtl::DramOptions{}),
-        model(&dram, regmap) {}
+  explicit Board(int regmap = 2, const isa::Config& cfg = rtl::BuiltConfig())
+      : mem(cfg.DRAM_BYTES),
+        dram(&mem, cfg.D, rtl::DramOptions{}),
+        owned(MakeModel(cfg, &dram, regmap)),
+        model(*owned) {}
   SparseMemory mem;
   rtl::DramModel dram;
-  BoardModel model;
+  std::unique_ptr<BoardModel> owned;
+  BoardModel& model;
 };
 
 // Offsets of map version 1 (0x000..0x038) and version 2.
@@ -189,14 +199,20 @@ TEST(BoardRegs, UptimeCountsEveryCycle) {
   EXPECT_EQ(int64_t(second), m.cycle() - 1) << "the read samples the cycle it is made in";
 }
 
-TEST(BoardRegs, LoadFromOutsideDramSetsStickyAxiErr) {
-  Board b;
+// A load whose range leaves DRAM reads nothing and sets the sticky AXI_ERR, in every
+// configuration: with `board`'s 4 GiB every 32-bit PROG_ADDR is inside DRAM, but a program
+// that runs past its end must not wrap to address 0.
+void ExpectLoadRefused(const isa::Config& cfg, uint32_t prog_addr, uint32_t prog_n) {
+  SCOPED_TRACE(cfg.name + " PROG_ADDR " + std::to_string(prog_addr) + " PROG_N " +
+               std::to_string(prog_n));
+  Board b(2, cfg);
   BoardModel& m = b.model;
-  m.WriteReg(Off(Reg::kPROG_ADDR), 0xFFFFFF00u);  // past the end of DRAM
-  m.WriteReg(Off(Reg::kPROG_N), 1);
+  m.WriteReg(Off(Reg::kPROG_ADDR), prog_addr);
+  m.WriteReg(Off(Reg::kPROG_N), prog_n);
   m.WriteReg(Off(Reg::kCTRL), isa::kCTRL_LOAD);
   m.Cycles(100);
-  EXPECT_FALSE(b.dram.status().ok());
+  EXPECT_TRUE(b.dram.status().ok()) << "the loader reads nothing: " << b.dram.status().message();
+  EXPECT_EQ(b.dram.stats().b_reads, 0);
   uint32_t status = m.ReadReg(Off(Reg::kSTATUS));
   EXPECT_EQ(status & isa::kSTATUS_LOADING, 0u);
   EXPECT_NE(status & isa::kSTATUS_AXI_ERR, 0u) << "STATUS 0x" << std::hex << status;
@@ -204,6 +220,50 @@ TEST(BoardRegs, LoadFromOutsideDramSetsStickyAxiErr) {
   EXPECT_NE(m.ReadReg(Off(Reg::kSTATUS)) & isa::kSTATUS_AXI_ERR, 0u) << "sticky";
   m.WriteReg(Off(Reg::kCTRL), isa::kCTRL_CLEAR);
   EXPECT_EQ(m.ReadReg(Off(Reg::kSTATUS)) & isa::kSTATUS_AXI_ERR, 0u) << "CLEAR clears it";
+}
+
+TEST(BoardRegs, LoadFromOutsideDramSetsStickyAxiErr) {
+  for (const isa::Config& cfg : rtl::BuiltConfigs()) {
+    // The last chunk of DRAM and one instruction past it (32-bit PROG_ADDR: board's last
+    // chunk is 0xFFFFFF80).
+    ExpectLoadRefused(cfg, uint32_t(cfg.DRAM_BYTES - uint64_t(cfg.D)), uint32_t(cfg.D / 32 + 1));
+    if (cfg.DRAM_BYTES < (uint64_t{1} << 32)) ExpectLoadRefused(cfg, 0xFFFFFF00u, 1);
+  }
+}
+
+TEST(BoardRegs, LoadOfTheLastChunkOfDramIsInside) {
+  for (const isa::Config& cfg : rtl::BuiltConfigs()) {
+    Board b(2, cfg);
+    b.model.WriteReg(Off(Reg::kPROG_ADDR), uint32_t(cfg.DRAM_BYTES - uint64_t(cfg.D)));
+    b.model.WriteReg(Off(Reg::kPROG_N), uint32_t(cfg.D / 32));
+    b.model.WriteReg(Off(Reg::kCTRL), isa::kCTRL_LOAD);
+    b.model.Cycles(100);
+    EXPECT_EQ(b.dram.stats().b_reads, 1) << cfg.name;
+    EXPECT_EQ(b.model.ReadReg(Off(Reg::kSTATUS)) & (isa::kSTATUS_LOADING | isa::kSTATUS_AXI_ERR),
+              0u)
+        << cfg.name;
+  }
+}
+
+// Both Verilated boards in one process, each reading its own VERSION.
+TEST(BoardRegs, EveryBuiltConfigurationHasABoard) {
+  for (const isa::Config& cfg : rtl::BuiltConfigs()) {
+    Board b(2, cfg);
+    EXPECT_EQ(b.model.config().name, cfg.name);
+    EXPECT_EQ(b.model.ReadReg(Off(Reg::kVERSION)), cfg.Version()) << cfg.name;
+  }
+}
+
+TEST(BoardRegs, CreateRefusesAConfigurationNoBoardHas) {
+  isa::Config cfg = isa::Config::Board();
+  cfg.MCOLS = 4;
+  SparseMemory mem(cfg.DRAM_BYTES);
+  rtl::DramModel dram(&mem, cfg.D, rtl::DramOptions{});
+  StatusOr<std::unique_ptr<BoardModel>> m = BoardModel::Create(cfg, &dram);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(m.status().message().find("config MCOLS=4 matches no RTL model"), std::string::npos)
+      << m.status().message();
 }
 
 }  // namespace

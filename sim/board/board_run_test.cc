@@ -28,6 +28,13 @@ using isa::Reg;
 constexpr uint32_t Off(Reg r) { return static_cast<uint32_t>(r); }
 constexpr uint32_t kProgAddr = 0x400;  // below workloads::kImageBase, chunk aligned
 
+std::unique_ptr<BoardModel> MakeModel(const isa::Config& cfg, rtl::DramModel* dram,
+                                      int regmap = 2) {
+  StatusOr<std::unique_ptr<BoardModel>> m = BoardModel::Create(cfg, dram, regmap);
+  OTPU_CHECK(m.ok());
+  return std::move(m).value();
+}
+
 // Polls STATUS (a read every 16 cycles) until the bits of `mask` equal `want`; the last value.
 uint32_t PollStatus(BoardModel& m, uint32_t mask, uint32_t want) {
   uint32_t status = m.ReadReg(Off(Reg::kSTATUS));
@@ -122,7 +129,8 @@ class MlpSmallOnBoard : public ::testing::Test {
 
     s_->board_dram = s_->image;
     rtl::DramModel dram(&s_->board_dram, cfg.D, rtl::DramOptions{});
-    BoardModel board(&dram);
+    std::unique_ptr<BoardModel> owned = MakeModel(cfg, &dram);
+    BoardModel& board = *owned;
     rtl::EventCollector collector(cfg);
     rtl::TraceUnitOptions topts;
     topts.queue_depth = BoardModel::TraceQueueDepth();
@@ -308,7 +316,8 @@ void ExpectStoreLikeIsa(int regmap, uint32_t isa_arg0) {
 
   SparseMemory got = image;
   rtl::DramModel dram(&got, cfg.D, rtl::DramOptions{});
-  BoardModel board(&dram, regmap);
+  std::unique_ptr<BoardModel> owned = MakeModel(cfg, &dram, regmap);
+  BoardModel& board = *owned;
   std::array<uint32_t, 8> args{};
   args[0] = 0x100;
   const BoardResult r = RunByRegisters(board, uint32_t(prog.size()), args, false);
@@ -334,7 +343,8 @@ TEST(BoardRun, RunWrittenWhileLoadingStartsAfterTheLoad) {
 
   SparseMemory got = image;
   rtl::DramModel dram(&got, cfg.D, rtl::DramOptions{});
-  BoardModel board(&dram);
+  std::unique_ptr<BoardModel> owned = MakeModel(cfg, &dram);
+  BoardModel& board = *owned;
   board.WriteReg(Off(Reg::kPROG_ADDR), kProgAddr);
   board.WriteReg(Off(Reg::kPROG_N), uint32_t(prog.size()));
   board.WriteReg(Off(Reg::kCTRL), isa::kCTRL_LOAD);
@@ -352,7 +362,8 @@ TEST(BoardRun, ProgramWithoutHaltStopsWithError) {
   const isa::Instr nop = isa::EncodeNop();
   mem.Write(kProgAddr, nop.w.data(), isa::kInstrBytes);
   rtl::DramModel dram(&mem, cfg.D, rtl::DramOptions{});
-  BoardModel board(&dram);
+  std::unique_ptr<BoardModel> owned = MakeModel(cfg, &dram);
+  BoardModel& board = *owned;
   const BoardResult r = RunByRegisters(board, 1, {}, false);
   EXPECT_EQ(r.status & (isa::kSTATUS_HALTED | isa::kSTATUS_ERROR | isa::kSTATUS_RUNNING),
             isa::kSTATUS_HALTED | isa::kSTATUS_ERROR)
@@ -363,7 +374,8 @@ TEST(BoardRun, LoadIsIgnoredWithRun) {
   const isa::Config cfg = rtl::BuiltConfig();
   SparseMemory mem(cfg.DRAM_BYTES);
   rtl::DramModel dram(&mem, cfg.D, rtl::DramOptions{});
-  BoardModel board(&dram);
+  std::unique_ptr<BoardModel> owned = MakeModel(cfg, &dram);
+  BoardModel& board = *owned;
   board.WriteReg(Off(Reg::kPROG_N), 4);
   board.WriteReg(Off(Reg::kCTRL), isa::kCTRL_RUN | isa::kCTRL_LOAD);
   EXPECT_EQ(board.ReadReg(Off(Reg::kSTATUS)) & isa::kSTATUS_LOADING, 0u);
@@ -374,7 +386,8 @@ TEST(BoardRun, LoadSetsLoadingUntilTheProgramIsIn) {
   const isa::Config cfg = rtl::BuiltConfig();
   SparseMemory mem(cfg.DRAM_BYTES);
   rtl::DramModel dram(&mem, cfg.D, rtl::DramOptions{});
-  BoardModel board(&dram);
+  std::unique_ptr<BoardModel> owned = MakeModel(cfg, &dram);
+  BoardModel& board = *owned;
   const uint32_t n = 40;
   board.WriteReg(Off(Reg::kPROG_ADDR), kProgAddr);
   board.WriteReg(Off(Reg::kPROG_N), n);

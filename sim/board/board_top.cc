@@ -4,10 +4,10 @@ namespace otpu::board {
 
 BoardTop::BoardTop(sc_core::sc_module_name name, const BoardTopParams& params)
     : sc_core::sc_module(name),
-      dram("dram", params.dram_bytes, params.chunk_bytes, params.mem),
-      core("core", dram.model(), params.regmap),
+      dram("dram", params.config.DRAM_BYTES, params.config.D, params.mem),
+      core("core", params.config, dram.model(), params.regmap),
       regs("regs", &core, params.reg_access),
-      router("router", &core, params.dram_bytes,
+      router("router", &core, params.config.DRAM_BYTES,
              params.regmap >= 2 ? uint64_t(BoardModel::TraceDepth()) : 0),
       host("host") {
   host.reg.bind(regs.socket);

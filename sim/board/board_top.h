@@ -18,12 +18,12 @@
 #include "sim/board/host_port.h"
 #include "sim/board/reg_bus.h"
 #include "sim/rtl/dram_model.h"
+#include "workloads/isa/config.h"
 
 namespace otpu::board {
 
 struct BoardTopParams {
-  uint64_t dram_bytes = 0;       // the built configuration's DRAM_BYTES
-  int chunk_bytes = 0;           // its D
+  isa::Config config;            // a built RTL configuration (rtl_configs.h)
   rtl::DramOptions mem;
   int regmap = 2;                // map version; 1 has no trace window
   sc_core::sc_time reg_access;   // one host register access in all

@@ -1,6 +1,7 @@
 #include "sim/board/core_module.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
@@ -30,8 +31,21 @@ sc_core::sc_time CyclesToTime(int64_t n) {
   return sc_core::sc_time::from_value(uint64_t(n) * uint64_t(kCorePeriodPs));
 }
 
-CoreModule::CoreModule(sc_core::sc_module_name name, rtl::DramModel* dram, int regmap)
-    : sc_core::sc_module(name), board_(dram, regmap), cycle0_(board_.cycle()) {
+namespace {
+
+std::unique_ptr<BoardModel> MakeBoard(const isa::Config& cfg, rtl::DramModel* dram, int regmap) {
+  StatusOr<std::unique_ptr<BoardModel>> board = BoardModel::Create(cfg, dram, regmap);
+  OTPU_CHECK(board.ok());  // SimBoard::Create checked the configuration and the map version
+  return std::move(board).value();
+}
+
+}  // namespace
+
+CoreModule::CoreModule(sc_core::sc_module_name name, const isa::Config& cfg,
+                       rtl::DramModel* dram, int regmap)
+    : sc_core::sc_module(name),
+      board_(MakeBoard(cfg, dram, regmap)),
+      cycle0_(board_->cycle()) {
   // Cycle arithmetic below works in picoseconds.
   OTPU_CHECK(sc_core::sc_get_time_resolution() == sc_core::sc_time(1, sc_core::SC_PS));
   SC_THREAD(Run);
@@ -67,7 +81,7 @@ void CoreModule::Run() {
     }
     const int64_t room = std::max<int64_t>(1, TimeToCycles(qk.ToSyncPoint()));
     const int64_t n = std::min(granted, room);
-    board_.Cycles(n);
+    board_->Cycles(n);
     qk.inc(CyclesToTime(n));
     if (qk.need_sync()) qk.sync();
   }

@@ -8,11 +8,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include <systemc>
 
 #include "sim/board/board_model.h"
 #include "sim/rtl/dram_model.h"
+#include "workloads/isa/config.h"
 
 namespace otpu::board {
 
@@ -24,8 +26,10 @@ sc_core::sc_time CyclesToTime(int64_t n);
 
 class CoreModule : public sc_core::sc_module {
  public:
-  // `dram` is borrowed (the DRAM module's model); `regmap` is the board's map version.
-  CoreModule(sc_core::sc_module_name name, rtl::DramModel* dram, int regmap);
+  // The board of the built RTL configuration `cfg` is (checked by SimBoard::Create); `dram`
+  // is borrowed (the DRAM module's model); `regmap` is the board's map version.
+  CoreModule(sc_core::sc_module_name name, const isa::Config& cfg, rtl::DramModel* dram,
+             int regmap);
 
   // Lets the core run until simulated time `until` (the end of the host access being
   // served); the thread never runs a cycle that ends after it. Call between sc_start()s.
@@ -33,19 +37,19 @@ class CoreModule : public sc_core::sc_module {
 
   // Cycles the core has run since time 0 (reset cycles come before), and the simulated time
   // it has reached: cycles() core periods.
-  int64_t cycles() const { return board_.cycle() - cycle0_; }
+  int64_t cycles() const { return board_->cycle() - cycle0_; }
   sc_core::sc_time time() const;
 
   // One register-bus transaction, run when the core is at the access's time (between
   // quanta); it takes the bus's few cycles.
-  uint32_t ReadReg(uint32_t offset) { return board_.ReadReg(offset); }
-  void WriteReg(uint32_t offset, uint32_t value) { board_.WriteReg(offset, value); }
+  uint32_t ReadReg(uint32_t offset) { return board_->ReadReg(offset); }
+  void WriteReg(uint32_t offset, uint32_t value) { board_->WriteReg(offset, value); }
   // Trace records [first, first + n) through the board's DMA-window port (a beat a cycle).
   void ReadTraceWindow(uint64_t first, size_t n, uint64_t* out) {
-    board_.ReadTraceWindow(first, n, out);
+    board_->ReadTraceWindow(first, n, out);
   }
 
-  BoardModel& board() { return board_; }
+  BoardModel& board() { return *board_; }
 
  private:
   SC_HAS_PROCESS(CoreModule);
@@ -53,7 +57,7 @@ class CoreModule : public sc_core::sc_module {
   // boundary and at the horizon, then sleeps until more time is granted.
   void Run();
 
-  BoardModel board_;
+  std::unique_ptr<BoardModel> board_;
   int64_t cycle0_;        // board_.cycle() at time 0 (after the constructor's reset)
   int64_t horizon_ = 0;   // cycles since time 0 the core may reach
   sc_core::sc_event granted_;

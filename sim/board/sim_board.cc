@@ -14,14 +14,8 @@
 #include <tlm>
 
 #include "sim/board/board_top.h"
+#include "sim/rtl/rtl_configs.h"
 #include "workloads/isa/config.h"
-
-namespace otpu::rtl {
-// Defined in sim/rtl/rtl_harness.cc. Its header is C++20 (workloads/isa/program.h uses
-// <source_location>) and this unit is C++17 like the SystemC library, so the one function
-// it needs is declared here.
-isa::Config BuiltConfig();
-}  // namespace otpu::rtl
 
 // libsystemc's own main() calls sc_main. otpu programs have their own main() and drive the
 // kernel through SimBoard, so this exists only to link the library and never runs.
@@ -88,6 +82,7 @@ class SimBoard::Impl {
   explicit Impl(const BoardTopParams& params) : params_(params), top_("otpu_board", params) {}
 
   BoardTop& top() { return top_; }
+  const isa::Config& config() const { return params_.config; }
   const BoardTop& top() const { return top_; }
 
   // Grants the core the time an access took and simulates it: the core and SystemC time
@@ -145,7 +140,7 @@ class SimBoard::Impl {
                              ") is read only");
     }
     if (rsp == tlm::TLM_ADDRESS_ERROR_RESPONSE) {
-      std::string where = "DRAM [0, " + Hex(params_.dram_bytes) + ")";
+      std::string where = "DRAM [0, " + Hex(params_.config.DRAM_BYTES) + ")";
       if (params_.regmap >= 2) {
         const uint64_t window_end =
             host::kTraceWindowBase + uint64_t(BoardModel::TraceDepth()) * 8;
@@ -171,6 +166,8 @@ rtl::DramOptions SimBoardOptions::DefaultMemory() {
 
 StatusOr<std::unique_ptr<SimBoard>> SimBoard::Create(const SimBoardOptions& opts) {
   RETURN_IF_ERROR(CheckOptions(opts));
+  StatusOr<std::string> name = rtl::SelectBuiltConfig(opts.config);
+  if (!name.ok()) return name.status().WithContext("board model: SimBoardOptions.config");
   if (g_board_created) {
     return FailedPrecondition(
         "board model: a SimBoard was already created in this process; SystemC has "
@@ -181,10 +178,8 @@ StatusOr<std::unique_ptr<SimBoard>> SimBoard::Create(const SimBoardOptions& opts
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", /*overwrite=*/0);
   tlm::tlm_global_quantum::instance().set(CyclesToTime(opts.quantum_cycles));
 
-  const isa::Config cfg = rtl::BuiltConfig();
   BoardTopParams params;
-  params.dram_bytes = cfg.DRAM_BYTES;
-  params.chunk_bytes = cfg.D;
+  ASSIGN_OR_RETURN(params.config, rtl::BuiltConfigNamed(*name));
   params.mem = opts.mem;
   params.regmap = opts.regmap;
   params.reg_access = sc_core::sc_time(double(opts.reg_access_ns), sc_core::SC_NS);
@@ -226,6 +221,8 @@ void SimBoard::SetMemory(const rtl::DramOptions& mem) {
   OTPU_CHECK(valid.ok());
   impl_->top().SetMemory(mem);
 }
+
+const isa::Config& SimBoard::config() const { return impl_->config(); }
 
 int64_t SimBoard::cycles() const { return impl_->top().core.cycles(); }
 

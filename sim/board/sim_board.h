@@ -16,11 +16,16 @@
 #include "host/board_iface.h"
 #include "sim/rtl/core_cycle.h"
 #include "sim/rtl/dram_model.h"
+#include "sim/rtl/rtl_configs.h"
 #include "workloads/common/status.h"
 
 namespace otpu::board {
 
 struct SimBoardOptions {
+  // The RTL configuration of the board: any isa::Config a Verilated board of this build has
+  // (sim/rtl/rtl_configs.h, SelectBuiltConfig: `sim` or `board`); the default is the build's
+  // default (rtl::BuiltConfig()). Its DRAM_BYTES and D size the board's DRAM.
+  isa::Config config = rtl::BuiltConfig();
   // The board's DRAM: two channels, latency, bandwidth cap, stalls (axi = true).
   rtl::DramOptions mem = DefaultMemory();
   int quantum_cycles = 256;      // temporal decoupling: cycles a quantum runs ahead (>= 1)
@@ -32,7 +37,8 @@ struct SimBoardOptions {
 class SimBoard : public host::BoardIface {
  public:
   // SystemC has one simulation kernel per process, so at most one SimBoard exists in a process
-  // (FailedPrecondition otherwise); InvalidArgument naming a bad option.
+  // (FailedPrecondition otherwise); InvalidArgument naming a bad option (a `config` no board
+  // of this build has: the field, as SelectBuiltConfig names it).
   static StatusOr<std::unique_ptr<SimBoard>> Create(const SimBoardOptions& opts = {});
   ~SimBoard() override;
 
@@ -41,6 +47,9 @@ class SimBoard : public host::BoardIface {
   Status WriteDma(uint64_t card_addr, const void* data, size_t len) override;
   Status ReadDma(uint64_t card_addr, void* data, size_t len) override;
   std::string Describe() const override { return "board model"; }
+
+  // The built RTL configuration the board is (options.config as selected).
+  const isa::Config& config() const;
 
   // Simulation-only knobs (not part of BoardIface; a card has none of them).
   // The core's lossless event tap (the `rtl` path), for parity tests; borrowed.

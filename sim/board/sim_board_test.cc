@@ -400,6 +400,7 @@ TEST(SimBoard, BadOptionsAreInvalidArgumentNamingTheField) {
       {"reg_access_ns", [](SimBoardOptions* o) { o->reg_access_ns = 15; }},
       {"reg_access_ns", [](SimBoardOptions* o) { o->reg_access_ns = -10; }},
       {"regmap", [](SimBoardOptions* o) { o->regmap = 3; }},
+      {"config", [](SimBoardOptions* o) { o->config.D = 64; }},
       {"mem.latency", [](SimBoardOptions* o) { o->mem.latency = 0; }},
       {"mem.stall_percent", [](SimBoardOptions* o) { o->mem.stall_percent = 101; }},
       {"mem.beats_per_cycle", [](SimBoardOptions* o) { o->mem.beats_per_cycle = 0; }},

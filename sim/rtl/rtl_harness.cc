@@ -33,23 +33,7 @@ const char* CauseText(int cause) {
   }
 }
 
-// "VALUE (what) differs: RTL built with N" when a configuration field does not match.
-Status SameField(const char* name, uint64_t want, uint64_t built) {
-  if (want == built) return OkStatus();
-  return InvalidArgument(std::string("config ") + name + "=" + std::to_string(want) +
-                         " differs from the RTL model's " + name + "=" + std::to_string(built) +
-                         " (build with -DOTPU_RTL_CONFIG=sim or board)");
-}
-
 }  // namespace
-
-isa::Config BuiltConfig() {
-#ifdef OTPU_RTL_CONFIG_BOARD
-  return isa::Config::Board();
-#else
-  return isa::Config::Sim();
-#endif
-}
 
 const char* StopName(Stop stop) {
   switch (stop) {
@@ -61,19 +45,8 @@ const char* StopName(Stop stop) {
 }
 
 StatusOr<std::unique_ptr<RtlHarness>> RtlHarness::Create(const isa::Config& cfg) {
-  const isa::Config b = BuiltConfig();
-  RETURN_IF_ERROR(SameField("D", uint64_t(cfg.D), uint64_t(b.D)));
-  RETURN_IF_ERROR(SameField("MCOLS", uint64_t(cfg.MCOLS), uint64_t(b.MCOLS)));
-  RETURN_IF_ERROR(SameField("LANES", uint64_t(cfg.LANES), uint64_t(b.LANES)));
-  RETURN_IF_ERROR(SameField("CL", uint64_t(cfg.CL), uint64_t(b.CL)));
-  RETURN_IF_ERROR(SameField("WIN", uint64_t(cfg.WIN), uint64_t(b.WIN)));
-  RETURN_IF_ERROR(SameField("ACT_BLOCKS", uint64_t(cfg.ACT_BLOCKS), uint64_t(b.ACT_BLOCKS)));
-  RETURN_IF_ERROR(SameField("ACT_ROWS", uint64_t(cfg.ACT_ROWS), uint64_t(b.ACT_ROWS)));
-  RETURN_IF_ERROR(SameField("TMEM_WORDS", cfg.TMEM_WORDS, b.TMEM_WORDS));
-  RETURN_IF_ERROR(SameField("IMEM_WORDS", cfg.IMEM_WORDS, b.IMEM_WORDS));
-  RETURN_IF_ERROR(SameField("DRAM_BYTES", cfg.DRAM_BYTES, b.DRAM_BYTES));
-  RETURN_IF_ERROR(SameField("FIFO_DEPTH", uint64_t(cfg.FIFO_DEPTH), uint64_t(b.FIFO_DEPTH)));
-  auto model = std::make_unique<CoreModel>();
+  ASSIGN_OR_RETURN(const std::string name, SelectBuiltConfig(cfg));
+  ASSIGN_OR_RETURN(std::unique_ptr<CoreModel> model, CoreModel::Create(name));
   if (model->version() != cfg.Version()) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "the RTL model reports VERSION 0x%08x, not 0x%08x",

@@ -16,6 +16,7 @@
 #include "sim/rtl/core_cycle.h"
 #include "sim/rtl/dram_model.h"
 #include "sim/rtl/event_collector.h"
+#include "sim/rtl/rtl_configs.h"
 #include "workloads/common/sparse_memory.h"
 #include "workloads/common/status.h"
 #include "workloads/isa/config.h"
@@ -24,9 +25,6 @@
 namespace otpu::rtl {
 
 class CoreModel;
-
-// The configuration the Verilated model was built for (OTPU_RTL_CONFIG: sim or board).
-isa::Config BuiltConfig();
 
 // Why a run stopped.
 enum class Stop { kHalt, kError, kCycleLimit };
@@ -60,8 +58,9 @@ struct RtlRun {
 
 class RtlHarness {
  public:
-  // InvalidArgument when `cfg` is not the configuration the model was built for (D, MCOLS,
-  // LANES and the memory sizes must match: see BuiltConfig()).
+  // A harness on the Verilated core of the built configuration `cfg` is (rtl_configs.h:
+  // SelectBuiltConfig, so `sim` and `board` both work in one process); InvalidArgument naming
+  // the field when `cfg` matches none of them.
   static StatusOr<std::unique_ptr<RtlHarness>> Create(const isa::Config& cfg);
   ~RtlHarness();
 

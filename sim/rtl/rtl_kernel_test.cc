@@ -19,14 +19,15 @@ namespace {
 constexpr uint64_t kBase = uint64_t{1} << 20;
 
 struct Kernel {
+  explicit Kernel(const isa::Config& c = BuiltConfig()) : cfg(c), image(c.DRAM_BYTES) {}
+  isa::Config cfg;  // a built RTL configuration: its Verilated core runs the kernel
   isa::Program program;
-  SparseMemory image{BuiltConfig().DRAM_BYTES};
+  SparseMemory image;
   std::array<uint32_t, 8> args{};
 };
 
-Kernel Mlp(isa::WFormat wf) {
-  const isa::Config cfg = BuiltConfig();
-  Kernel k;
+Kernel Mlp(isa::WFormat wf, const isa::Config& cfg = BuiltConfig()) {
+  Kernel k(cfg);
   kernels::DramLayout dram(kBase, uint32_t(cfg.D));
   // 4-bit weights need H to be a multiple of 2·D (256 on the board configuration).
   const int h = wf == isa::WFormat::kINT8 ? 128 : std::max(128, 2 * cfg.D);
@@ -43,9 +44,8 @@ Kernel Mlp(isa::WFormat wf) {
   return k;
 }
 
-Kernel Attn() {
-  const isa::Config cfg = BuiltConfig();
-  Kernel k;
+Kernel Attn(const isa::Config& cfg = BuiltConfig()) {
+  Kernel k(cfg);
   kernels::DramLayout dram(kBase, uint32_t(cfg.D));
   const kernels::AttnShape shape{.hq = 4, .hkv = 2, .hd = 128, .t = 128};
   StatusOr<kernels::AttnPlan> plan = kernels::PlanAttn(shape, cfg, &dram);
@@ -76,7 +76,7 @@ Kernel Layer() {
 
 // Runs the kernel on both models and compares every byte of DRAM and TMEM; the RTL's cycles.
 void ExpectParityInto(const Kernel& k, const char* name, const DramOptions& mem, int64_t* cycles) {
-  const isa::Config cfg = BuiltConfig();
+  const isa::Config& cfg = k.cfg;
   SparseMemory isa_dram = k.image;
   sim::IsaSim isa(cfg, &isa_dram);
   ASSERT_TRUE(isa.LoadProgram(k.program).ok());
@@ -95,8 +95,8 @@ void ExpectParityInto(const Kernel& k, const char* name, const DramOptions& mem,
   StatusOr<RtlRun> got = (*h)->Run(&rtl_dram, opts);
   ASSERT_TRUE(got.ok()) << got.status().message();
   ASSERT_EQ(got->stop, Stop::kHalt) << got->error;
-  std::printf("%s (%s): %lld cycles (ISA nominal %lld), %.0f kcycles/s\n", name,
-              opts.mem.Name().c_str(), static_cast<long long>(got->events.cycles),
+  std::printf("%s (%s, %s): %lld cycles (ISA nominal %lld), %.0f kcycles/s\n", name,
+              cfg.name.c_str(), opts.mem.Name().c_str(), static_cast<long long>(got->events.cycles),
               static_cast<long long>(want->cycles), double(got->events.cycles) / got->seconds / 1e3);
 
   EXPECT_EQ(rtl_dram.FirstDifference(isa_dram), -1);
@@ -172,6 +172,23 @@ TEST(RtlKernels, AttnOnTheStallingAxiMemoryMatchesIsa) {
 }
 
 TEST(RtlKernels, LayerMatchesIsa) { ExpectParity(Layer(), "layer", {}); }
+
+// The card's configuration (D=128, MCOLS=2), built alongside.
+TEST(RtlKernelsBoardConfig, MlpSmallInt8MatchesIsa) {
+  ExpectParity(Mlp(isa::WFormat::kINT8, isa::Config::Board()), "mlp-small", {});
+}
+
+TEST(RtlKernelsBoardConfig, MlpSmallInt4MatchesIsaWithStalls) {
+  ExpectParity(Mlp(isa::WFormat::kINT4, isa::Config::Board()), "mlp-small int4", Stall(30));
+}
+
+TEST(RtlKernelsBoardConfig, MlpSmallFp4OnTheStallingAxiMemoryMatchesIsa) {
+  ExpectParity(Mlp(isa::WFormat::kFP4, isa::Config::Board()), "mlp-small fp4", Axi(16, 20));
+}
+
+TEST(RtlKernelsBoardConfig, AttnMatchesIsaWithStalls) {
+  ExpectParity(Attn(isa::Config::Board()), "attn 4q/2kv t=128", Stall(30));
+}
 
 }  // namespace
 }  // namespace otpu::rtl

@@ -77,6 +77,7 @@ int CauseOf(const std::string& m) {
 }
 
 struct Case {
+  isa::Config cfg = BuiltConfig();  // a built RTL configuration: its Verilated core runs
   RandomProgramOptions gen;
   int stall = 0;          // memory stall percent (0: ideal)
   bool fault = false;     // inject one illegal instruction
@@ -87,13 +88,13 @@ struct Case {
 // receives the ISA simulator's error class (0 when the program halted).
 std::string Compare(const Case& c, int* cause) {
   *cause = 0;
-  const isa::Config cfg = BuiltConfig();
+  const isa::Config& cfg = c.cfg;
   RandomProgram p = MakeRandomProgram(cfg, c.gen);
   std::string fault;
   if (c.fault) p.code = InjectFault(cfg, p.code, c.gen.seed * 7919 + 1, &fault);
   SparseMemory image(cfg.DRAM_BYTES);
   FillRandomDram(c.gen.seed, c.gen.dram_bytes, &image);
-  std::string where = "seed " + std::to_string(c.gen.seed) + " stall " +
+  std::string where = cfg.name + " seed " + std::to_string(c.gen.seed) + " stall " +
                             std::to_string(c.stall) + (c.fault ? " fault " + fault : "") +
                             "\n" + Listing(p.code);
 
@@ -249,6 +250,34 @@ TEST(RtlParity, IllegalProgramsStopAtIsaPc) {
   c.fault = true;
   const std::set<int> causes = ExpectParity(c, Seeds(60), 6000);
   EXPECT_GE(causes.size(), 10u) << "the injected faults should reach most error classes";
+}
+
+// The card's configuration (D=128, MCOLS=2) in the same build: fewer seeds, the same checks.
+Case OnBoard(Case c) {
+  c.cfg = isa::Config::Board();
+  return c;
+}
+
+TEST(RtlParityBoardConfig, AllKindsMatchIsa) {
+  Case c;
+  c.gen.kinds = AllKinds();
+  c.full_tmem = true;
+  ExpectParity(OnBoard(c), Seeds(6), 13000);
+}
+
+TEST(RtlParityBoardConfig, HazardProgramsMatchIsaWithStalls) {
+  Case c = Hazard();
+  c.stall = 40;
+  ExpectParity(OnBoard(c), Seeds(10), 15000);
+}
+
+TEST(RtlParityBoardConfig, IllegalProgramsStopAtIsaPc) {
+  Case c;
+  c.gen.kinds = AllKinds();
+  c.gen.segments = 10;
+  c.fault = true;
+  const std::set<int> causes = ExpectParity(OnBoard(c), Seeds(30), 16000);
+  EXPECT_GE(causes.size(), 8u) << "the injected faults should reach most error classes";
 }
 
 }  // namespace

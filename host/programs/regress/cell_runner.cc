@@ -244,7 +244,7 @@ Verdict Performance(const std::string& id, const lens::Profile& hw, const CellOp
 
 std::vector<std::string> EmulatorArgs(const Matrix& m, const Cell& cell) {
   const rtl::DramOptions mem = m.DramOf(cell);
-  std::vector<std::string> args = {"--regmap", "2", "--mem", cell.memory.Name(), "--seed",
+  std::vector<std::string> args = {"--config", cell.config, "--regmap", "2", "--mem", cell.memory.Name(), "--seed",
                                    std::to_string(mem.seed)};
   if (m.dram.latency > 0) args.insert(args.end(), {"--latency", std::to_string(m.dram.latency)});
   if (m.dram.queue_beats > 0) {
@@ -368,6 +368,7 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   rtl::EventCollector collector(*cfg);
   host::BoardChoice choice;
   choice.sim = true;
+  choice.config = cell.config;
   choice.mem = m.DramOf(cell);
   choice.hook = &collector;
   StatusOr<std::unique_ptr<host::BoardIface>> sim_board = host::MakeBoard(choice);

@@ -1,0 +1,173 @@
+// BoardModel on one Verilated otpu_board class: the same code for every RTL configuration,
+// instantiated once per configuration by the generated board_models.cc (the only place that
+// includes the Votpu_board_<config>.h headers; sim/board/CMakeLists.txt).
+#ifndef OTPU_SIM_BOARD_VERILATED_BOARD_MODEL_H_
+#define OTPU_SIM_BOARD_VERILATED_BOARD_MODEL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/board/board_model.h"
+#include "sim/rtl/verilated_ports.h"
+#include "verilated.h"
+#include "workloads/common/status.h"
+
+namespace otpu::board {
+
+template <typename Top>
+class VerilatedBoardModel final : public BoardModel {
+ public:
+  VerilatedBoardModel(const isa::Config& cfg, rtl::DramModel* dram, int regmap)
+      : BoardModel(cfg),
+        dram_(dram),
+        context_(std::make_unique<VerilatedContext>()),
+        top_(std::make_unique<Top>(context_.get(), "otpu_board")) {
+    OTPU_CHECK(regmap == 1 || regmap == 2);
+    top_->regmap_v1_i = regmap == 1;
+    top_->clk_i = 0;
+    top_->reg_valid_i = 0;
+    top_->reg_we_i = 0;
+    top_->axi_err_i = 0;
+    top_->trace_win_beat_i = 0;
+    rtl::ports::DriveIdle(top_.get());
+    // Reset for two cycles with the memory idle; the model's clock starts after it.
+    top_->rst_ni = 0;
+    for (int i = 0; i < 2; ++i) {
+      top_->clk_i = 0;
+      top_->eval();
+      top_->clk_i = 1;
+      top_->eval();
+    }
+    top_->rst_ni = 1;
+    const uint32_t version = ReadVersion();
+    // The -G parameters of the build and isa::Config describe the same configuration.
+    OTPU_CHECK(version == cfg.Version());
+    chunk_bytes_ = int(version >> 16);
+  }
+  ~VerilatedBoardModel() override { top_->final(); }
+
+  void set_dram(rtl::DramModel* dram) override { dram_ = dram; }
+
+  void Cycles(int64_t n) override {
+    for (int64_t i = 0; i < n; ++i) Cycle(false, false, 0, 0, nullptr);
+  }
+
+  uint32_t ReadReg(uint32_t offset) override {
+    OTPU_CHECK(offset % 4 == 0 && offset < 0x1000);
+    uint32_t data = 0;
+    Cycle(true, false, offset, 0, &data);
+    return data;
+  }
+
+  void WriteReg(uint32_t offset, uint32_t value) override {
+    OTPU_CHECK(offset % 4 == 0 && offset < 0x1000);
+    Cycle(true, true, offset, value, nullptr);
+  }
+
+  void ReadTraceWindow(uint64_t first, size_t n, uint64_t* out) override {
+    const uint64_t depth = uint64_t(TraceDepth());
+    const uint64_t beats = depth / 8;
+    uint64_t beat = first % depth / 8;
+    int skip = int(first % 8);
+    size_t i = 0;
+    while (i < n) {
+      top_->trace_win_beat_i = uint32_t(beat);
+      Cycle(false, false, 0, 0, nullptr);  // the beat is on trace_win_data_o after the edge
+      for (int k = skip; k < 8 && i < n; ++k) {
+        out[i++] = uint64_t(rtl::ports::Word(top_->trace_win_data_o, 2 * k)) |
+                   uint64_t(rtl::ports::Word(top_->trace_win_data_o, 2 * k + 1)) << 32;
+      }
+      skip = 0;
+      beat = (beat + 1) % beats;
+    }
+  }
+
+  int64_t cycle() const override { return cycle_; }
+  void AddHook(rtl::ClockHook* hook) override { hooks_.push_back(hook); }
+
+ private:
+  // VERSION through the bus, in a cycle of its own (construction: before the clock starts).
+  uint32_t ReadVersion() {
+    top_->reg_valid_i = 1;
+    top_->reg_we_i = 0;
+    top_->reg_addr_i = 0x004;
+    rtl::ports::DriveIdle(top_.get());
+    top_->clk_i = 0;
+    top_->eval();
+    top_->clk_i = 1;
+    top_->eval();
+    top_->reg_valid_i = 0;
+    return top_->reg_rdata_o;
+  }
+
+  // One clock cycle: the DRAM model serves the ports, a register request (if reg_valid) is
+  // presented, the event tap runs, the clock rises; *rdata (if given) gets the read's answer.
+  void Cycle(bool reg_valid, bool reg_we, uint32_t offset, uint32_t wdata, uint32_t* rdata) {
+    top_->reg_valid_i = reg_valid;
+    top_->reg_we_i = reg_we;
+    top_->reg_addr_i = uint16_t(offset);
+    top_->reg_wdata_i = wdata;
+    top_->axi_err_i = axi_err_pending_;
+
+    dram_->Offer(cycle_, &offer_);
+    rtl::ports::DriveOffer(offer_, chunk_bytes_, top_.get());
+    top_->clk_i = 0;
+    top_->eval();
+    rtl::ports::ReadRequests(*top_, offer_, chunk_bytes_, &req_);
+    dram_->Accept(cycle_, offer_, req_);
+
+    // The event tap: the run's cycles are those the core runs (cycle 0 .. the halt's).
+    bool run_ends = false;
+    if (top_->running_o) {
+      if (!in_run_) {
+        in_run_ = true;
+        run_cycle_ = 0;
+        for (rtl::ClockHook* h : hooks_) h->OnRunStart();
+      }
+      if (!hooks_.empty()) {
+        events_.cycle = run_cycle_;
+        rtl::ports::ReadEvents(*top_, &events_);
+        for (rtl::ClockHook* h : hooks_) h->OnClock(events_);
+      }
+      ++run_cycle_;
+      run_ends = top_->ev_halt_o;
+    }
+
+    top_->clk_i = 1;
+    top_->eval();
+    ++cycle_;
+    if (run_ends) {
+      in_run_ = false;
+      for (rtl::ClockHook* h : hooks_) h->OnRunEnd();
+    }
+
+    // The DRAM model keeps its first access error; the board hears of it once per model.
+    axi_err_pending_ = !dram_->status().ok() && err_reported_for_ != dram_;
+    if (axi_err_pending_) err_reported_for_ = dram_;
+
+    if (rdata != nullptr) {
+      OTPU_CHECK(top_->reg_rvalid_o);
+      *rdata = top_->reg_rdata_o;
+    }
+  }
+
+  rtl::DramModel* dram_;
+  std::unique_ptr<VerilatedContext> context_;
+  std::unique_ptr<Top> top_;
+  std::vector<rtl::ClockHook*> hooks_;
+  int64_t cycle_ = 0;
+  int chunk_bytes_ = 0;             // D, from VERSION
+  bool in_run_ = false;             // the tap is inside a run
+  int64_t run_cycle_ = 0;           // the run's next cycle number
+  rtl::CoreCycle events_;
+  rtl::MemOffer offer_;
+  rtl::MemRequests req_;
+  bool axi_err_pending_ = false;    // drive axi_err_i next cycle
+  const rtl::DramModel* err_reported_for_ = nullptr;  // whose access error was reported
+};
+
+}  // namespace otpu::board
+
+#endif  // OTPU_SIM_BOARD_VERILATED_BOARD_MODEL_H_

@@ -17,6 +17,7 @@ namespace otpu::lens {
 namespace {
 
 constexpr std::string_view kDataTag = "<script id=\"lens-data\"";
+constexpr std::string_view kBaselineTag = "<script id=\"lens-baseline\"";
 
 std::string HtmlAttribute(std::string_view s) {
   std::string out;
@@ -59,40 +60,70 @@ std::string Base64Encode(std::string_view data) {
   return out;
 }
 
-StatusOr<std::string> EmbedProfile(std::string_view page, std::string_view gzip_bytes,
-                                   std::string_view name) {
-  size_t at = page.find(kPageDataMarker);
-  if (at == std::string_view::npos || page.find(kPageDataMarker, at + 1) != std::string_view::npos) {
-    return InvalidArgument("the app page must hold the data marker " +
-                           std::string(kPageDataMarker) + " exactly once");
+namespace {
+
+// Puts base64 of `gzip_bytes` at `marker` inside the element opened by `tag`, with `name` as
+// its data-name.
+StatusOr<std::string> Embed(std::string_view page, std::string_view marker, std::string_view tag,
+                            std::string_view gzip_bytes, std::string_view name) {
+  size_t at = page.find(marker);
+  if (at == std::string_view::npos || page.find(marker, at + 1) != std::string_view::npos) {
+    return InvalidArgument("the app page must hold the data marker " + std::string(marker) +
+                           " exactly once");
   }
-  size_t tag = page.rfind(kDataTag, at);
-  if (tag == std::string_view::npos) {
-    return InvalidArgument("the app page's data marker is not inside its lens-data element");
+  size_t open = page.rfind(tag, at);
+  if (open == std::string_view::npos) {
+    return InvalidArgument("the app page's data marker " + std::string(marker) +
+                           " is not inside its " + std::string(tag.substr(12)) + " element");
   }
   std::string out;
   out.reserve(page.size() + gzip_bytes.size() * 4 / 3 + 256);
-  size_t after_tag = tag + std::string_view("<script").size();
+  size_t after_tag = open + std::string_view("<script").size();
   out.append(page.substr(0, after_tag));
   out += " data-name=\"" + HtmlAttribute(name) + "\"";
   out.append(page.substr(after_tag, at - after_tag));
   out += Base64Encode(gzip_bytes);
-  out.append(page.substr(at + kPageDataMarker.size()));
+  out.append(page.substr(at + marker.size()));
   return out;
 }
 
-StatusOr<HtmlExportInfo> ExportHtml(const std::string& path, const std::string& out) {
+}  // namespace
+
+StatusOr<std::string> EmbedProfile(std::string_view page, std::string_view gzip_bytes,
+                                   std::string_view name) {
+  return Embed(page, kPageDataMarker, kDataTag, gzip_bytes, name);
+}
+
+StatusOr<std::string> EmbedBaseline(std::string_view page, std::string_view gzip_bytes,
+                                    std::string_view name) {
+  return Embed(page, kPageBaselineMarker, kBaselineTag, gzip_bytes, name);
+}
+
+StatusOr<std::string> ReadCheckedGzip(const std::string& path, int* profiles) {
   ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path));
   // The same checks as every reader, so a bad file fails here with the reader's message rather
   // than in someone's browser later.
   ASSIGN_OR_RETURN(ProfileFile file, ReadBytes(bytes, path));
+  if (profiles) *profiles = int(file.profiles.size());
   if (!IsGzip(bytes)) {
     ASSIGN_OR_RETURN(bytes, GzipCompress(bytes, kGzipLevel));
   }
+  return bytes;
+}
+
+StatusOr<HtmlExportInfo> ExportHtml(const std::string& path, const std::string& out,
+                                    const std::string& baseline) {
+  int profiles = 0;
+  ASSIGN_OR_RETURN(std::string bytes, ReadCheckedGzip(path, &profiles));
   const std::string name = std::filesystem::path(path).filename().string();
   ASSIGN_OR_RETURN(std::string page, EmbedProfile(AppPage(), bytes, name));
+  if (!baseline.empty()) {
+    ASSIGN_OR_RETURN(std::string base, ReadCheckedGzip(baseline, nullptr));
+    ASSIGN_OR_RETURN(page, EmbedBaseline(page, base,
+                                         std::filesystem::path(baseline).filename().string()));
+  }
   RETURN_IF_ERROR(WriteFileAtomically(out, page));
-  return HtmlExportInfo{int64_t(page.size()), int64_t(bytes.size()), int(file.profiles.size())};
+  return HtmlExportInfo{int64_t(page.size()), int64_t(bytes.size()), profiles};
 }
 
 }  // namespace otpu::lens

@@ -19,6 +19,17 @@ std::string Base64Encode(std::string_view data);
 StatusOr<std::string> EmbedProfile(std::string_view page, std::string_view gzip_bytes,
                                    std::string_view name);
 
+// `page` with `gzip_bytes` put, as base64, into its lens-baseline element (replacing
+// kPageBaselineMarker) and `name` as its data-name: the baseline of the compare view. The same
+// rules as EmbedProfile.
+StatusOr<std::string> EmbedBaseline(std::string_view page, std::string_view gzip_bytes,
+                                    std::string_view name);
+
+// Reads the profile file at `path` and checks it as every reader does (DataLoss naming the file,
+// NotFound / Internal for I/O); returns its gzip bytes (plain JSON is compressed) and sets
+// `*profiles` to the number of profiles in it.
+StatusOr<std::string> ReadCheckedGzip(const std::string& path, int* profiles);
+
 // What ExportHtml wrote.
 struct HtmlExportInfo {
   int64_t page_bytes = 0;     // size of the written page
@@ -29,7 +40,9 @@ struct HtmlExportInfo {
 // Reads the profile file at `path` (gzip or plain JSON), checks it as every reader does
 // (DataLoss naming the file and what is wrong, NotFound / Internal for I/O), and writes the app
 // page with it embedded to `out`: to `out.tmp.<pid>` first, renamed over `out` when complete.
-StatusOr<HtmlExportInfo> ExportHtml(const std::string& path, const std::string& out);
+// With a `baseline` path, that file is checked too and embedded as the compare view's baseline.
+StatusOr<HtmlExportInfo> ExportHtml(const std::string& path, const std::string& out,
+                                    const std::string& baseline = "");
 
 }  // namespace otpu::lens
 

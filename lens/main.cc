@@ -27,8 +27,8 @@ constexpr const char* kUsage =
     "       lens record WORKLOAD... -o FILE [--isa | [--axi] [--stall N]] [--bucket N] [--pos N]\n"
     "       lens info FILE\n"
     "       lens summary FILE [--json]\n"
-    "       lens open [FILE] [--port N] [--no-browser]\n"
-    "       lens html FILE -o OUT.html\n"
+    "       lens open [FILE] [--port N] [--no-browser] [--baseline BASE]\n"
+    "       lens html FILE -o OUT.html [--baseline BASE]\n"
     "       lens export FILE --chrome-trace -o OUT.json.gz\n";
 
 constexpr const char* kCommands = "list, record, info, summary, open, html, export";

@@ -146,13 +146,14 @@ function buildAttribution(m) {
 
 // Per instruction class (name) and per source line: counts, busy, work, waits, port transfers.
 function buildAggregates(m) {
-  const classes = m.names.map((name) => ({ name, unit: -1, count: 0, busy: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0, mmParsed: 0 }));
-  const sources = Array.from({ length: m.sources.length + 1 }, (_, k) => ({ id: k - 1, count: 0, busy: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0 }));
+  const classes = m.names.map((name) => ({ name, unit: -1, count: 0, busy: 0, excl: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0, mmParsed: 0 }));
+  const sources = Array.from({ length: m.sources.length + 1 }, (_, k) => ({ id: k - 1, count: 0, busy: 0, excl: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0 }));
+  const pcs = new Map();  // per (slice, pc): the program view's rows
   let parsedMacs = 0, mmCount = 0;
   const mmId = m.names.indexOf('MM');
   const detailMacs = new Float64Array(m.details.length).fill(-1);  // -1 not parsed yet, NaN no shape
   const add = (a, i, busy, dep, wu) => {
-    a.count++; a.busy += busy; a.work += m.work[i]; a.waitDep += dep; a.waitUnit += wu;
+    a.count++; a.busy += busy; a.excl += m.excl[i]; a.work += m.work[i]; a.waitDep += dep; a.waitUnit += wu;
     a.portB += m.portB[i]; a.portA += m.portA[i];
   };
   for (let i = 0; i < m.n; ++i) {
@@ -160,13 +161,17 @@ function buildAggregates(m) {
     const cl = classes[m.nameId[i]];
     add(cl, i, busy, dep, wu);
     add(sources[m.source[i] + 1], i, busy, dep, wu);
+    const pk = m.slice[i] * 1e9 + m.pc[i];
+    let pr = pcs.get(pk);
+    if (!pr) pcs.set(pk, pr = { slice: m.slice[i], pc: m.pc[i], row: i, count: 0, busy: 0, excl: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0 });
+    add(pr, i, busy, dep, wu);
     if (cl.unit < 0) cl.unit = m.unit[i];
     if (m.nameId[i] === mmId) {
       mmCount++;
       const d = m.detailId[i];
       if (detailMacs[d] === -1) { const sh = mmShape(m.details[d]); detailMacs[d] = sh ? sh.M * sh.N * sh.K : NaN; }
       const macs = detailMacs[d];
-      if (!Number.isNaN(macs)) { cl.macs += macs; parsedMacs += macs; cl.mmParsed++; }
+      if (!Number.isNaN(macs)) { cl.macs += macs; parsedMacs += macs; cl.mmParsed++; sources[m.source[i] + 1].macs += macs; }
     }
   }
   // MACs per class: from the MM shapes when they account for the profile's total, else the
@@ -178,6 +183,7 @@ function buildAggregates(m) {
   if (mm && !m.macs) m.macs = mm.macs;
   m.classes = classes;
   m.sourceRows = sources.filter((s) => s.count > 0);
+  m.pcRows = Array.from(pcs.values()).sort((a, b) => a.slice - b.slice || a.pc - b.pc);
 }
 
 // What `lens summary --json` also computes, for the browser test's cross-check.

@@ -48,9 +48,51 @@ void Counter(Writer& w, int pid, const char* name, double ts, double value) {
   w.EndObject();
 }
 
+// True when an `hw` trace lost anything (docs/profile.md `hwtrace`).
+bool Incomplete(const HwTrace& t) {
+  return !t.complete || t.drop > 0 || t.lost > 0 || t.wrapped || t.open_at_end > 0;
+}
+
+// What the trace buffer kept and lost, as an object (the keys of docs/profile.md `hwtrace`).
+void HwTraceObject(Writer& w, const HwTrace& t) {
+  w.StartObject();
+  w.Key("count"); w.Int64(t.count);
+  w.Key("drop"); w.Int64(t.drop);
+  w.Key("depth"); w.Int64(t.depth);
+  w.Key("keep"); w.String(t.keep.c_str());
+  w.Key("wrapped"); w.Bool(t.wrapped);
+  w.Key("lost"); w.Int64(t.lost);
+  w.Key("records"); w.Int64(t.records);
+  w.Key("open_at_end"); w.Int64(t.open_at_end);
+  w.Key("traced_to"); w.Int64(t.traced_to);
+  w.Key("complete"); w.Bool(t.complete);
+  w.EndObject();
+}
+
 void Profile1(Writer& w, const Profile& p, int pid) {
   const double us = 1.0 / (p.clock_mhz > 0 ? p.clock_mhz : 100);
   Meta(w, "process_name", pid, 0, p.name + " (" + KindName(p.kind) + ")");
+  if (p.hwtrace && Incomplete(*p.hwtrace)) {
+    // Trace loss where Perfetto shows it: a label on the process and a marker at the cut.
+    const HwTrace& t = *p.hwtrace;
+    Meta(w, "process_labels", pid, 0,
+         "INCOMPLETE TRACE: traced to cycle " + std::to_string(t.traced_to) + ", " +
+             std::to_string(t.lost) + " records lost, " + std::to_string(t.drop) + " dropped" +
+             (t.wrapped ? ", ring wrapped" : "") + ", " + std::to_string(t.open_at_end) +
+             " open at end");
+    if (t.traced_to >= 0 && t.traced_to + 1 < p.cycles) {
+      w.StartObject();
+      w.Key("ph"); w.String("i");
+      w.Key("s"); w.String("p");
+      w.Key("name"); w.String("trace ends (traced_to)");
+      w.Key("pid"); w.Int(pid);
+      w.Key("tid"); w.Int(0);
+      w.Key("ts"); w.Double(double(t.traced_to + 1) * us);
+      w.Key("args");
+      HwTraceObject(w, t);
+      w.EndObject();
+    }
+  }
   // Lanes: instructions of a unit in start order, each in the first lane free at its start.
   std::vector<size_t> order(p.instrs.size());
   std::iota(order.begin(), order.end(), 0);
@@ -133,6 +175,25 @@ std::string ChromeTraceJson(const ProfileFile& file) {
   w.StartArray();
   for (size_t i = 0; i < file.profiles.size(); ++i) Profile1(w, file.profiles[i], int(i) + 1);
   w.EndArray();
+  // Trace-loss metadata per profile (Perfetto shows the trace's "metadata" in its info page).
+  w.Key("metadata");
+  w.StartObject();
+  w.Key("otpu_profiles");
+  w.StartArray();
+  for (const Profile& p : file.profiles) {
+    w.StartObject();
+    w.Key("name"); w.String(p.name.c_str());
+    w.Key("kind"); w.String(KindName(p.kind));
+    w.Key("cycles"); w.Int64(p.cycles);
+    w.Key("trace_complete"); w.Bool(!p.hwtrace || !Incomplete(*p.hwtrace));
+    if (p.hwtrace) {
+      w.Key("hwtrace");
+      HwTraceObject(w, *p.hwtrace);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
   w.EndObject();
   return std::string(buf.GetString(), buf.GetSize());
 }

@@ -90,5 +90,27 @@ TEST(WriteChromeTrace, WritesGzipOfTheJson) {
   fs::remove_all(tmpl);
 }
 
+TEST(ChromeTrace, AnIncompleteTraceCarriesItsLossAsMetadataAndAMarker) {
+  ProfileFile f = SyntheticFile({ProfileKind::kHw}, 50);
+  HwTrace& t = *f.profiles[0].hwtrace;
+  t.complete = false;
+  t.lost = 7;
+  t.traced_to = f.profiles[0].cycles / 2;
+  rapidjson::Document d;
+  d.Parse(ChromeTraceJson(f).c_str());
+  ASSERT_TRUE(d.IsObject());
+  const rapidjson::Value& meta = d["metadata"]["otpu_profiles"][0];
+  EXPECT_FALSE(meta["trace_complete"].GetBool());
+  EXPECT_EQ(meta["hwtrace"]["lost"].GetInt64(), 7);
+  EXPECT_EQ(meta["hwtrace"]["traced_to"].GetInt64(), t.traced_to);
+  bool marker = false, label = false;
+  for (const auto& e : d["traceEvents"].GetArray()) {
+    if (std::string(e["ph"].GetString()) == "i" && std::string(e["name"].GetString()) == "trace ends (traced_to)") marker = true;
+    if (std::string(e["ph"].GetString()) == "M" && std::string(e["name"].GetString()) == "process_labels") label = true;
+  }
+  EXPECT_TRUE(marker);
+  EXPECT_TRUE(label);
+}
+
 }  // namespace
 }  // namespace otpu::lens

@@ -84,7 +84,8 @@ const OverviewView = {
       ['waiting for unit (sum)', (c) => c.waitUnit], ['port-B chunks', (c) => c.portB], ['port-A words', (c) => c.portA],
       ['DRAM bytes', (c) => c.portB * D + c.portA * 4], ['MACs', (c) => c.macs],
     ];
-    const st = this.classSort || (this.classSort = { col: 3, desc: true });
+    if (this.sortOf !== m) { this.sortOf = m; this.classSort = { col: 3, desc: true }; }
+    const st = this.classSort;
     const rows = m.classes.filter((c) => c.count > 0 || true).slice();
     const key = cols[st.col][1];
     rows.sort((a, b) => {
@@ -136,7 +137,9 @@ function noTraceNote(m, what) {
 // 32-bit word a cycle; SPEC 6), so the run is two points at the same height, one under each
 // roof; the compute ceiling is D·MCOLS. The chart's figure, the run against the lower of its two
 // roofs, is bound / cycles: the profile's roofline efficiency. Classes and source lines with
-// MACs are placed by their port-B intensity and MACs per busy cycle. Points are links.
+// MACs are placed by their port-B intensity and MACs per busy cycle, over their instructions
+// with a recorded start and end (a cut trace's others have no busy cycles to divide by). Points
+// are links.
 function rooflineChart(m) {
   const W = 560, H = 360, L = 62, R = 16, T = 14, B = 48;
   const peak = m.peakMacs, bwB = m.peakBytes, bwA = 4;
@@ -147,15 +150,17 @@ function rooflineChart(m) {
   if (m.macs > 0 && ta > 0) pts.push({ key: 'run:A', label: 'run (port A)', oi: m.macs / (ta * bwA), y, color: '#555', r: 6, roof: 'A', go: () => setHash({ view: 'cycles' }, true) });
   const noMacs = [];
   for (const c of m.classes) {
-    if (c.macs > 0 && c.portB > 0 && c.busy > 0) {
-      pts.push({ key: 'class:' + c.name, label: c.name, oi: c.macs / (c.portB * bwB), y: c.macs / c.busy, color: kUnitColors[c.unit % kUnitColors.length], r: 4.5, roof: 'B',
+    const d = c.done;  // instructions with a recorded start and end (a cut trace has others)
+    if (d.macs > 0 && d.portB > 0 && d.busy > 0) {
+      pts.push({ key: 'class:' + c.name, label: c.name, oi: d.macs / (d.portB * bwB), y: d.macs / d.busy, color: kUnitColors[c.unit % kUnitColors.length], r: 4.5, roof: 'B',
         go: () => { const row = byId('class-table') && byId('class-table').querySelector('tr[data-class="' + CSS.escape(c.name) + '"]'); if (row) { byId('class-table').querySelectorAll('tr.sel').forEach((r) => r.classList.remove('sel')); row.classList.add('sel'); row.scrollIntoView({ block: 'center' }); } } });
     } else if (c.count) noMacs.push(c.name);
   }
   for (const sr of m.sourceRows) {
     const src = m.sources[sr.id];
-    if (!src || !(sr.macs > 0 && sr.portB > 0 && sr.busy > 0)) continue;
-    pts.push({ key: 'src:' + sr.id, label: src.file.split('/').pop() + ':' + src.line, oi: sr.macs / (sr.portB * bwB), y: sr.macs / sr.busy, color: '#9aa3b1', r: 3.5, roof: 'B', small: true,
+    const d = sr.done;
+    if (!src || !(d.macs > 0 && d.portB > 0 && d.busy > 0)) continue;
+    pts.push({ key: 'src:' + sr.id, label: src.file.split('/').pop() + ':' + src.line, oi: d.macs / (d.portB * bwB), y: d.macs / d.busy, color: '#9aa3b1', r: 3.5, roof: 'B', small: true,
       go: () => setHash({ view: 'source', src: sr.id }, true) });
   }
   const ridgeB = peak / bwB, ridgeA = peak / bwA;

@@ -135,7 +135,7 @@ async function selftestOverview(m, at, check, pi) {
   check(plotted.has('run:B') === (m.macs > 0 && m.portTransfers.b > 0), where, 'roofline: the run is ' + (plotted.has('run:B') ? '' : 'not ') + 'a point under port B');
   check(plotted.has('run:A') === (m.macs > 0 && m.portTransfers.a > 0), where, 'roofline: the run is ' + (plotted.has('run:A') ? '' : 'not ') + 'a point under port A');
   for (const c of m.classes) {
-    const onChart = c.macs > 0 && c.portB > 0 && c.busy > 0;
+    const onChart = c.done.macs > 0 && c.done.portB > 0 && c.done.busy > 0;
     check(plotted.has('class:' + c.name) === onChart, where, 'roofline: class ' + c.name + (onChart ? ' is not a point' : ' is a point without MACs'));
     if (!onChart && c.count) check(chart.textContent.includes(c.name), where, 'roofline: class ' + c.name + ' is neither plotted nor listed');
   }
@@ -172,7 +172,7 @@ async function selftestTimeline(m, at, check, pi) {
   for (const i of sampleInstrs(m)) {
     await show({ view: 'timeline', pin: m.idx[i], t: m.s[i] });
     check(T.pin === i, where, 'pin=' + m.idx[i] + ' did not pin row ' + i);
-    check(T.v0 <= m.s[i] && m.e[i] <= T.v1 + 1, where, 'pinned #' + m.idx[i] + ' is not in view');
+    check(m.e[i] >= T.v0 && m.s[i] <= T.v1, where, 'pinned #' + m.idx[i] + ' (' + m.s[i] + '-' + m.e[i] + ') is not in view ' + T.v0 + '-' + T.v1);
     const row = T.rows.find((r) => r.type === 'lane' && r.u === m.unit[i] && r.k === m.lane[i]);
     if (!check(row, where, 'no lane row for #' + m.idx[i])) continue;
     // Mouse events carry whole pixels: zoom so the bar is wide enough to hit at one.
@@ -180,8 +180,13 @@ async function selftestTimeline(m, at, check, pi) {
     const x = Math.round(T.X((m.s[i] + m.e[i]) / 2)), y = row.y + 10;
     mouse(T.canvas, 'mousemove', rect().left + x, rect().top + y);
     const card = hoverCard.text();
-    check(T.instrAt(x, y) === i, where, 'hit test at #' + m.idx[i] + ' found ' + T.instrAt(x, y));
-    check(card.includes('#' + fmtInt(m.idx[i]) + ' '), where, 'hover card for #' + m.idx[i] + ' reads: ' + card.slice(0, 80));
+    // More overlapping instructions than lanes (e.g. many open at a cut trace's end) share one.
+    // An instruction never started (a cut trace) has no bar to hit.
+    const shared = m.start[i] < 0 || row.lane.idx.some((q) => q !== i && m.s[q] < m.e[i] && m.s[i] < m.e[q]);
+    if (!shared) {
+      check(T.instrAt(x, y) === i, where, 'hit test at #' + m.idx[i] + ' found ' + T.instrAt(x, y));
+      check(card.includes('#' + fmtInt(m.idx[i]) + ' '), where, 'hover card for #' + m.idx[i] + ' reads: ' + card.slice(0, 80));
+    }
     check(!kBadText.test(card), where, 'hover card shows: ' + card);
     mouse(T.canvas, 'mouseleave', 0, 0);
   }
@@ -246,7 +251,7 @@ async function selftestTimelineTools(m, at, check, pi) {
   const mid = m.byStart[m.n >> 1];
   TimelineView.m = null;
   await show({ view: 'timeline', range: null, pin: m.idx[mid], t: m.s[mid] });
-  check(T.v1 - T.v0 < Math.max(m.cycles, 1) || m.cycles < 200, where, '#pin=' + m.idx[mid] + ' shows the whole run');
+  if ((m.e[mid] - m.ds[mid]) * 1.5 < m.cycles * 0.9 && m.cycles > 100) check(T.v1 - T.v0 < m.cycles, where, '#pin=' + m.idx[mid] + ' shows the whole run');
   check(T.v0 <= m.s[mid] && m.e[mid] <= T.v1 + 1, where, '#pin=' + m.idx[mid] + ' is not in view');
   // The range label gives the run's part of the view, not the overscroll.
   T.reset(); T.zoom(4); T.drawNow();

@@ -141,8 +141,9 @@ const TimelineView = {
       if (i !== undefined) {
         const overlaps = m.e[i] > this.v0 && m.s[i] < this.v1;
         if (!overlaps || !this.viewSet) {
-          const keep = this.viewSet ? this.v1 - this.v0 : 0;
-          const span = Math.max(64, (m.e[i] - m.ds[i]) * 1.5, keep && keep >= (m.e[i] - m.ds[i]) * 1.2 ? keep : (m.e[i] - m.ds[i]) * 12);
+          // Dispatch to end with a margin; a zoomed view keeps its zoom when that fits.
+          const need = (m.e[i] - m.ds[i]) * 1.5, keep = this.viewSet ? this.v1 - this.v0 : 0;
+          const span = Math.max(64, keep >= need ? keep : need);
           const c = (m.ds[i] + m.e[i]) / 2;
           hoverCard.hide(this);
           this.setRange(c - span / 2, c + span / 2, true);

@@ -146,8 +146,10 @@ function buildAttribution(m) {
 
 // Per instruction class (name) and per source line: counts, busy, work, waits, port transfers.
 function buildAggregates(m) {
-  const classes = m.names.map((name) => ({ name, unit: -1, count: 0, busy: 0, excl: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0, mmParsed: 0 }));
-  const sources = Array.from({ length: m.sources.length + 1 }, (_, k) => ({ id: k - 1, count: 0, busy: 0, excl: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0 }));
+  // `done`: the instructions with a recorded start and end (the roofline chart's points).
+  const done = () => ({ busy: 0, portB: 0, macs: 0 });
+  const classes = m.names.map((name) => ({ name, unit: -1, count: 0, busy: 0, excl: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0, mmParsed: 0, done: done() }));
+  const sources = Array.from({ length: m.sources.length + 1 }, (_, k) => ({ id: k - 1, count: 0, busy: 0, excl: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0, done: done() }));
   const pcs = new Map();  // per (slice, pc): the program view's rows
   let parsedMacs = 0, mmCount = 0;
   const mmId = m.names.indexOf('MM');
@@ -172,6 +174,9 @@ function buildAggregates(m) {
       if (detailMacs[d] === -1) { const sh = mmShape(m.details[d]); detailMacs[d] = sh ? sh.M * sh.N * sh.K : NaN; }
       const macs = detailMacs[d];
       if (!Number.isNaN(macs)) { cl.macs += macs; parsedMacs += macs; cl.mmParsed++; sources[m.source[i] + 1].macs += macs; }
+      if (m.start[i] >= 0 && m.end[i] >= 0 && !Number.isNaN(macs)) {
+        for (const d of [cl.done, sources[m.source[i] + 1].done]) { d.busy += busy; d.portB += m.portB[i]; d.macs += macs; }
+      }
     }
   }
   // MACs per class: from the MM shapes when they account for the profile's total, else the
@@ -179,6 +184,8 @@ function buildAggregates(m) {
   const mm = classes.find((c) => c.name === 'MM');
   if (mm && (mm.mmParsed !== mmCount || (m.macs && parsedMacs !== m.macs))) {
     mm.macs = m.macs;
+    // Unparsed shapes: the chart places the class by its whole, as before.
+    mm.done = { busy: mm.busy, portB: mm.portB, macs: mm.macs };
   }
   if (mm && !m.macs) m.macs = mm.macs;
   m.classes = classes;

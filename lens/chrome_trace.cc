@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 #include "lens/file_io.h"
 #include "lens/gzip.h"
@@ -149,6 +150,41 @@ void Profile1(Writer& w, const Profile& p, int pid) {
     }
     w.EndObject();
     w.EndObject();
+  }
+  // Flow events for the scoreboard dependencies: an instruction that waited (ready > dispatch)
+  // waited last on the youngest older instruction whose end is its ready (docs/lens-app.md); an
+  // arrow from inside that producer's slice to the start of the waiting one.
+  std::vector<size_t> by_idx(p.instrs.size());
+  std::iota(by_idx.begin(), by_idx.end(), 0);
+  std::stable_sort(by_idx.begin(), by_idx.end(), [&](size_t a, size_t b) { return p.instrs[a].idx < p.instrs[b].idx; });
+  std::unordered_map<int64_t, size_t> last_by_end;
+  auto tid_of = [&](size_t i) {
+    return std::clamp<int32_t>(p.instrs[i].unit, 0, int32_t(p.units.size()) - 1) * kLaneStride + lane[i] + 1;
+  };
+  int64_t flow_id = int64_t(pid) << 32;
+  for (size_t i : by_idx) {
+    const InstrRow& r = p.instrs[i];
+    if (r.dispatch >= 0 && r.ready > r.dispatch && r.start >= 0) {
+      auto it = last_by_end.find(r.ready);
+      if (it != last_by_end.end() && end(it->second) > start(it->second)) {
+        const size_t prod = it->second;
+        ++flow_id;
+        for (int k = 0; k < 2; ++k) {
+          w.StartObject();
+          w.Key("ph"); w.String(k == 0 ? "s" : "f");
+          w.Key("id"); w.Int64(flow_id);
+          w.Key("name"); w.String("dependency");
+          w.Key("cat"); w.String("dependency");
+          w.Key("pid"); w.Int(pid);
+          w.Key("tid"); w.Int(tid_of(k == 0 ? prod : i));
+          // Inside the producer's last cycle; at the consumer's start ("e": its enclosing slice).
+          w.Key("ts"); w.Double((k == 0 ? double(end(prod)) - 0.5 : double(start(i))) * us);
+          if (k == 1) { w.Key("bp"); w.String("e"); }
+          w.EndObject();
+        }
+      }
+    }
+    if (r.end >= 0) last_by_end[r.end] = i;
   }
   if (p.slices.empty()) return;
   const Buckets& b = p.slices[0].buckets;

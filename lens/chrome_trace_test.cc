@@ -112,5 +112,40 @@ TEST(ChromeTrace, AnIncompleteTraceCarriesItsLossAsMetadataAndAMarker) {
   EXPECT_TRUE(label);
 }
 
+TEST(ChromeTrace, ADependencyWaitIsAFlowFromItsProducerToTheWaitingInstruction) {
+  ProfileFile f = SyntheticFile({ProfileKind::kRtl}, 2);
+  Profile& p = f.profiles[0];
+  p.instrs.resize(2);
+  // #0 (DMA) runs 0..10; #1 (MXU) is dispatched at 2, ready at 10 (#0's end), starts at 12.
+  auto row = [](int32_t unit, int64_t idx, int64_t dispatch, int64_t ready, int64_t start, int64_t end) {
+    InstrRow r;
+    r.unit = unit;
+    r.idx = r.pc = idx;
+    r.name = unit == 0 ? "LD" : "MM";
+    r.dispatch = dispatch;
+    r.ready = ready;
+    r.start = start;
+    r.end = end;
+    return r;
+  };
+  p.instrs[0] = row(0, 0, 0, 0, 0, 10);
+  p.instrs[1] = row(1, 1, 2, 10, 12, 20);
+  rapidjson::Document d;
+  d.Parse(ChromeTraceJson(f).c_str());
+  ASSERT_TRUE(d.IsObject());
+  std::vector<const rapidjson::Value*> flows;
+  for (const auto& e : d["traceEvents"].GetArray()) {
+    const std::string ph = e["ph"].GetString();
+    if (ph == "s" || ph == "f") flows.push_back(&e);
+  }
+  ASSERT_EQ(flows.size(), 2u);
+  EXPECT_EQ(std::string((*flows[0])["ph"].GetString()), "s");
+  EXPECT_EQ((*flows[0])["id"].GetInt64(), (*flows[1])["id"].GetInt64());
+  EXPECT_EQ((*flows[0])["tid"].GetInt(), 0 * 16 + 1);  // the DMA's thread
+  EXPECT_EQ((*flows[1])["tid"].GetInt(), 1 * 16 + 1);  // the MXU's thread
+  EXPECT_DOUBLE_EQ((*flows[1])["ts"].GetDouble(), 12.0 / f.profiles[0].clock_mhz);
+  EXPECT_EQ(std::string((*flows[1])["bp"].GetString()), "e");
+}
+
 }  // namespace
 }  // namespace otpu::lens

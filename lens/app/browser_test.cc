@@ -420,6 +420,12 @@ TEST_F(BrowserTest, CompareViewOnTwoQwenTinyProfiles) {
   ASSERT_TRUE(info.ok()) << info.status().message();
   ExpectSelftestPasses("file://" + PathOf("compare-qwen.html"), 120);
   EXPECT_EQ(Eval("!!lens.compareOf(lens.app.m) && lens.compareOf(lens.app.m).matched > 0"), "true");
+  // Every dependency wait of a real recording has its producer: an older instruction that ended
+  // at the cycle the waiting one became ready (the timeline's arrows, lens export's flows).
+  EXPECT_EQ(Eval("(() => { const m = lens.app.m, d = lens.depsOf(m); let w = 0, f = 0;"
+                 " for (let i = 0; i < m.n; ++i) { if (m.ready[i] > m.dispatch[i] && m.dispatch[i] >= 0) { w++; if (d[i] >= 0) f++; } }"
+                 " return w > 0 && w === f; })()"),
+            "true");
   Screenshots("compare-qwen-tiny");
 }
 

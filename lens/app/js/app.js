@@ -87,6 +87,7 @@ function applyHash() {
   }
   byId('views').hidden = false;
   byId('profile-info').textContent = app.name + ' · ' + m.kind + ' · ' + fmtInt(m.n) + ' instructions';
+  byId('profile-info').title = byId('profile-info').textContent;
   const view = kViews.find((v) => v.key === params.view) || kViews[0];
   if (app.view !== view || app.m !== m) {
     if (app.view && app.view.hide) app.view.hide();
@@ -295,7 +296,7 @@ if (typeof document === 'undefined') {
   workerMain();
 } else {
   // For the browser test: the app's state, the analysis it shares with `lens summary`, and the parser.
-  window.lens = { app, compare, compareOf, summary: (pi) => summaryOf(modelOf(pi || 0)), setHash,
+  window.lens = { app, compare, compareOf, depsOf, summary: (pi) => summaryOf(modelOf(pi || 0)), setHash,
     parse: (text, name) => parseProfileJson(new TextEncoder().encode(text), name || 'test.json') };
   main().catch((e) => { showError(e); document.body.dataset.ready = 'error'; });
 }

@@ -173,6 +173,31 @@ function buildTraceLoss(m) {
   };
 }
 
+// The scoreboard dependency each instruction waited on last: an instruction's `ready` is the
+// cycle its last dependency cleared, which is the `end` of the older instruction that produced
+// it, so the producer is the youngest older instruction whose end equals its ready (every wait in
+// the recorded profiles has exactly one). depsOf(m)[i] is that row, or -1 (no wait, or none
+// found, e.g. in a cut trace). Computed on first use in the page (the timeline), not while loading.
+function depsOf(m) {
+  if (m.deps) return m.deps;
+  const deps = m.deps = new Int32Array(m.n).fill(-1), lastByEnd = new Map();
+  for (const i of rowsInIdxOrder(m)) {
+    if (m.ready[i] > m.dispatch[i] && m.dispatch[i] >= 0) {
+      const p = lastByEnd.get(m.ready[i]);
+      if (p !== undefined) deps[i] = p;
+    }
+    if (m.end[i] >= 0) lastByEnd.set(m.end[i], i);
+  }
+  return deps;
+}
+
+// Rows that waited on row p (its consumers), from depsOf.
+function consumersOf(m, p) {
+  const deps = depsOf(m), out = [];
+  for (let i = 0; i < m.n; ++i) if (deps[i] === p) out.push(i);
+  return out;
+}
+
 // The row of the instruction with index `idx`, or undefined.
 function rowOf(m, idx) {
   if (!m.rowsByIdx) return Number.isInteger(idx) && idx >= 0 && idx < m.n ? idx : undefined;

@@ -23,10 +23,12 @@ async function runSelftest() {
       }
     }
   }
+  selftestHeader(check);
   res.errors = window.__lensErrors.slice();
   res.ok = res.failures.length === 0 && res.errors.length === 0;
   res.elapsed_ms = Math.round(performance.now() - t0);
   res.timing = app.timing;
+  res.deps = res_deps;
   const out = byId('selftest-result');
   out.hidden = false;
   out.textContent = JSON.stringify(res, null, 1);
@@ -70,12 +72,12 @@ async function selftestProfile(pi, check, res) {
     const sum = (rows) => rows.reduce((a, r) => a + r.excl, 0) + m.exclIdle;
     check(Math.abs(sum(m.classes) - m.cycles) < 1e-6, at, 'class exclusive cycles add to ' + sum(m.classes) + ', not the run\'s ' + m.cycles);
     check(Math.abs(sum(m.sourceRows) - m.cycles) < 1e-6, at, 'source exclusive cycles add to ' + sum(m.sourceRows) + ', not ' + m.cycles);
-    check(Math.abs(sum(m.pcRows) - m.cycles) < 1e-6, at, 'per-pc exclusive cycles add to ' + sum(m.pcRows) + ', not ' + m.cycles);
+    check(Math.abs(sum(pcRowsOf(m)) - m.cycles) < 1e-6, at, 'per-pc exclusive cycles add to ' + sum(pcRowsOf(m)) + ', not ' + m.cycles);
     // The findings' hot instructions ("pc N …: x% of cycles (C in R runs)") are the same cycles.
     for (const n of m.notes) {
       const g = /^pc (\d+) .*: [\d.]+% of cycles \((\d+) in \d+ runs?\)/.exec(String(n.text));
       if (!g) continue;
-      const r = m.pcRows.find((x) => x.pc === +g[1] && x.slice === 0);
+      const r = pcRowsOf(m).find((x) => x.pc === +g[1] && x.slice === 0);
       check(r && r.excl === +g[2], at, 'finding for pc ' + g[1] + ' says ' + g[2] + ' cycles, the tables ' + (r && r.excl));
     }
   }
@@ -216,6 +218,9 @@ async function selftestTimeline(m, at, check, pi) {
 
 // Timeline tools: the pin keeps a view that shows the bar, WASD, search highlighting, shift-drag
 // selection totals, the range label, labels of bars begun off-screen, the hover card on a jump.
+// Dependency waits and the producers found for them, per profile (in the result, for the tests).
+const res_deps = [];
+
 async function selftestTimelineTools(m, at, check, pi) {
   const T = TimelineView, where = at + ' timeline';
   const rect = () => T.canvas.getBoundingClientRect();
@@ -246,6 +251,25 @@ async function selftestTimelineTools(m, at, check, pi) {
       check(parseHash().range === Math.round(T.v0) + '-' + Math.round(T.v1), where, 'the hash range ' + parseHash().range + ' is not the view');
       check(hoverCard.text() === '', where, 'the hover card stayed after the view jumped');
     }
+  }
+  // Dependencies: each found producer is older and ended at the cycle its consumer became ready;
+  // the pinned instruction's arrows are drawn.
+  const deps = depsOf(m);
+  let waits = 0, found = 0;
+  for (let q = 0; q < m.n; ++q) {
+    if (m.ready[q] > m.dispatch[q] && m.dispatch[q] >= 0) waits++;
+    const p = deps[q];
+    if (p < 0) continue;
+    found++;
+    if (!(m.idx[p] < m.idx[q] && m.end[p] === m.ready[q])) { check(false, where, 'dependency of #' + m.idx[q] + ' on #' + m.idx[p] + ' does not hold'); break; }
+  }
+  res_deps.push({ profile: m.name, waits, found });
+  const dq = deps.findIndex((p) => p >= 0);
+  if (dq >= 0) {
+    await show({ view: 'timeline', pin: m.idx[dq], range: null });
+    T.drawNow();
+    check(T.arrows.some(([p, q]) => p === deps[dq] && q === dq), where, 'no arrow from #' + m.idx[deps[dq]] + ' to the pinned #' + m.idx[dq]);
+    check(instrCard(m, dq).rows.some(([k, v]) => k === 'waited on' && v.startsWith('#' + fmtInt(m.idx[deps[dq]]) + ' ')), where, 'the card of #' + m.idx[dq] + ' does not name what it waited on');
   }
   // A pin in a fresh link (no range) zooms onto it.
   const mid = m.byStart[m.n >> 1];
@@ -293,6 +317,16 @@ async function selftestTimelineTools(m, at, check, pi) {
     check(Math.abs(all.idle - m.exclIdle) < 1e-6, where, 'the whole run selected has ' + all.idle + ' idle cycles, the tables ' + m.exclIdle);
   }
   await show({ sel: null, range: null });
+}
+
+// The header stays one line on a wide window, even with a long file name.
+function selftestHeader(check) {
+  if (window.innerWidth < 1200) return;
+  const info = byId('profile-info'), saved = info.textContent;
+  info.textContent = 'a-very-long-profile-file-name-that-goes-on-and-on-and-on-for-a-long-while.otpuprof · hw · 1,000,000 instructions';
+  const hd = document.querySelector('header'), tabs = byId('tabs');
+  check(Math.abs(tabs.getBoundingClientRect().top - info.getBoundingClientRect().top) < 12 && hd.offsetHeight < 60, 'header', 'wraps to ' + hd.offsetHeight + ' px with a long file name');
+  info.textContent = saved;
 }
 
 async function selftestNoTrace(m, at, check, pi) {

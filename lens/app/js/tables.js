@@ -285,7 +285,7 @@ const ProgramView = {
     if (this.m === m) { this.table.paint(); return; }
     this.m = m;
     this.host.innerHTML = '';
-    const perPc = new Map(m.pcRows.map((r) => [r.slice * 1e9 + r.pc, r]));
+    const perPc = new Map(pcRowsOf(m).map((r) => [r.slice * 1e9 + r.pc, r]));
     const rows = [];
     (m.programs || []).forEach((prog, slice) => {
       if (!Array.isArray(prog)) return;

@@ -28,6 +28,8 @@ function instrCard(m, i) {
   const src = m.sources[m.source[i]];
   if (src) rows.push(['source', src.file + ':' + src.line + (src.func ? ' (' + src.func + ')' : '')], ['', String(src.text).trim()]);
   if (m.end[i] < 0 && m.start[i] >= 0) rows.push(['trace', 'no end record: still open when the trace ended']);
+  const p = depsOf(m)[i];
+  if (p >= 0) rows.push(['waited on', '#' + fmtInt(m.idx[p]) + ' pc ' + m.pc[p] + ' ' + m.names[m.nameId[p]] + ' (' + m.units[m.unit[p]] + '), which ended at ' + fmtInt(m.end[p])]);
   const cr = m === app.m ? compareCardRow(m, i) : null;
   if (cr) rows.push(cr);
   return { title: '#' + fmtInt(m.idx[i]) + '  pc ' + m.pc[i] + '  ' + m.names[m.nameId[i]], desc: detailOf(m, i), rows };
@@ -248,6 +250,7 @@ const TimelineView = {
       if (L.cut !== null) { shade(L.cut, Math.max(m.cycles, L.cut + 1), 'not traced (buffer full)'); this.shaded.push([L.cut, m.cycles]); }
       if (L.from > 0) { shade(0, L.from, 'overwritten (ring)'); this.shaded.push([0, L.from]); }
     } else this.shaded = [];
+    this.drawArrows(ctx);
     if (this.selection) {
       const [sa, sb] = this.selection, x0 = this.X(sa), x1 = this.X(sb);
       ctx.fillStyle = 'rgba(0,114,178,.12)'; ctx.fillRect(x0, kAxisH - 4, x1 - x0, this.height);
@@ -336,6 +339,34 @@ const TimelineView = {
       }
     }
     return last - first;
+  },
+  // Dependency arrows (depsOf) of the pinned and the hovered instruction: from the producer's end
+  // to the cycle the instruction became ready, and from the pinned one to its consumers.
+  drawArrows(ctx) {
+    const m = this.m, deps = depsOf(m), pairs = [];
+    for (const i of [this.pin, this.hotRow && !this.hotRow.base ? this.hot : undefined]) {
+      if (i === undefined || i < 0) continue;
+      if (deps[i] >= 0) pairs.push([deps[i], i]);
+    }
+    if (this.pin !== undefined) {
+      const cons = consumersOf(m, this.pin);
+      for (const c of cons.slice(0, 32)) pairs.push([this.pin, c]);
+    }
+    this.arrows = pairs;
+    const rowOfInstr = (i) => this.rows.find((r) => r.type === 'lane' && !r.base && r.u === m.unit[i] && r.k === m.lane[i]);
+    ctx.save();
+    ctx.strokeStyle = '#1d2330'; ctx.fillStyle = '#1d2330'; ctx.lineWidth = 1.5;
+    for (const [p, i] of pairs) {
+      const rp = rowOfInstr(p), ri = rowOfInstr(i);
+      if (!rp || !ri) continue;
+      const x0 = this.X(m.e[p]), y0 = rp.y + rp.h / 2 - 2, x1 = this.X(m.rs[i]), y1 = ri.y + ri.h - 3;
+      ctx.beginPath(); ctx.moveTo(x0, y0);
+      ctx.bezierCurveTo(x0 + 24, y0, x1 - 24, y1, x1, y1); ctx.stroke();
+      const a = Math.atan2(y1 - y0, 24);
+      ctx.beginPath(); ctx.moveTo(x1, y1); ctx.lineTo(x1 - 7 * Math.cos(a - 0.4), y1 - 7 * Math.sin(a - 0.4));
+      ctx.lineTo(x1 - 7 * Math.cos(a + 0.4), y1 - 7 * Math.sin(a + 0.4)); ctx.closePath(); ctx.fill();
+    }
+    ctx.restore();
   },
   stripValue(s, wa, wb) {
     const W = this.m.windows;

@@ -150,7 +150,6 @@ function buildAggregates(m) {
   const done = () => ({ busy: 0, portB: 0, macs: 0 });
   const classes = m.names.map((name) => ({ name, unit: -1, count: 0, busy: 0, excl: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0, mmParsed: 0, done: done() }));
   const sources = Array.from({ length: m.sources.length + 1 }, (_, k) => ({ id: k - 1, count: 0, busy: 0, excl: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0, done: done() }));
-  const pcs = new Map();  // per (slice, pc): the program view's rows
   let parsedMacs = 0, mmCount = 0;
   const mmId = m.names.indexOf('MM');
   const detailMacs = new Float64Array(m.details.length).fill(-1);  // -1 not parsed yet, NaN no shape
@@ -163,10 +162,6 @@ function buildAggregates(m) {
     const cl = classes[m.nameId[i]];
     add(cl, i, busy, dep, wu);
     add(sources[m.source[i] + 1], i, busy, dep, wu);
-    const pk = m.slice[i] * 1e9 + m.pc[i];
-    let pr = pcs.get(pk);
-    if (!pr) pcs.set(pk, pr = { slice: m.slice[i], pc: m.pc[i], row: i, count: 0, busy: 0, excl: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0 });
-    add(pr, i, busy, dep, wu);
     if (cl.unit < 0) cl.unit = m.unit[i];
     if (m.nameId[i] === mmId) {
       mmCount++;
@@ -190,7 +185,21 @@ function buildAggregates(m) {
   if (mm && !m.macs) m.macs = mm.macs;
   m.classes = classes;
   m.sourceRows = sources.filter((s) => s.count > 0);
+}
+
+// Per (slice, pc): runs, busy (a sum) and exclusive cycles, for the program view. Computed on
+// first use in the page, not while loading (it is not on the first screen).
+function pcRowsOf(m) {
+  if (m.pcRows) return m.pcRows;
+  const pcs = new Map();
+  for (let i = 0; i < m.n; ++i) {
+    const pk = m.slice[i] * 1e9 + m.pc[i];
+    let pr = pcs.get(pk);
+    if (!pr) pcs.set(pk, pr = { slice: m.slice[i], pc: m.pc[i], row: i, count: 0, busy: 0, excl: 0 });
+    pr.count++; pr.busy += m.e[i] - m.s[i]; pr.excl += m.excl[i];
+  }
   m.pcRows = Array.from(pcs.values()).sort((a, b) => a.slice - b.slice || a.pc - b.pc);
+  return m.pcRows;
 }
 
 // What `lens summary --json` also computes, for the browser test's cross-check.

@@ -6,12 +6,16 @@
 
 #include <cerrno>
 #include <cstring>
+#include <cstdlib>
 #include <filesystem>
+#include <set>
 
 #include "lens/app/page.h"
 #include "lens/file_io.h"
 #include "lens/gzip.h"
 #include "lens/otpuprof.h"
+#include "rapidjson/stringbuffer.h"
+#include "rapidjson/writer.h"
 
 namespace otpu::lens {
 namespace {
@@ -99,24 +103,75 @@ StatusOr<std::string> EmbedBaseline(std::string_view page, std::string_view gzip
   return Embed(page, kPageBaselineMarker, kBaselineTag, gzip_bytes, name);
 }
 
-StatusOr<std::string> ReadCheckedGzip(const std::string& path, int* profiles) {
+StatusOr<std::string> ReadCheckedGzip(const std::string& path, ProfileFile* out) {
   ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path));
   // The same checks as every reader, so a bad file fails here with the reader's message rather
   // than in someone's browser later.
   ASSIGN_OR_RETURN(ProfileFile file, ReadBytes(bytes, path));
-  if (profiles) *profiles = int(file.profiles.size());
+  if (out) *out = std::move(file);
   if (!IsGzip(bytes)) {
     ASSIGN_OR_RETURN(bytes, GzipCompress(bytes, kGzipLevel));
   }
   return bytes;
 }
 
+std::string SourceFilesJson(const ProfileFile& file) {
+  namespace fs = std::filesystem;
+  std::set<std::string> names;
+  for (const Profile& p : file.profiles)
+    for (const Source& s : p.sources) names.insert(s.file);
+  std::vector<fs::path> roots;
+  if (const char* dir = std::getenv("OTPU_SOURCE_DIR"); dir && *dir) roots.push_back(dir);
+  std::error_code ec;
+  for (fs::path d = fs::current_path(ec); !ec && !d.empty(); d = d.parent_path()) {
+    roots.push_back(d);
+    if (d == d.parent_path() || roots.size() > 6) break;
+  }
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  w.StartObject();
+  for (const std::string& name : names) {
+    std::string rel = name;
+    while (rel.compare(0, 3, "../") == 0) rel = rel.substr(3);
+    std::vector<fs::path> tries = {name};
+    for (const fs::path& r : roots) tries.push_back(r / rel);
+    for (const fs::path& t : tries) {
+      if (!fs::is_regular_file(t, ec) || fs::file_size(t, ec) > (1u << 20)) continue;
+      StatusOr<std::string> text = ReadWholeFile(t.string());
+      if (!text.ok()) continue;
+      w.Key(name.c_str());
+      w.String(text->c_str(), rapidjson::SizeType(text->size()));
+      break;
+    }
+  }
+  w.EndObject();
+  std::string out;
+  for (const char* c = buf.GetString(); *c; ++c) {
+    if (*c == '<') out += "\\u003c"; else out += *c;
+  }
+  return out;
+}
+
+StatusOr<std::string> EmbedCode(std::string_view page, std::string_view json) {
+  size_t at = page.find(kPageCodeMarker);
+  if (at == std::string_view::npos || page.find(kPageCodeMarker, at + 1) != std::string_view::npos) {
+    return InvalidArgument("the app page must hold the code marker " + std::string(kPageCodeMarker) +
+                           " exactly once");
+  }
+  std::string out(page.substr(0, at));
+  out += json;
+  out.append(page.substr(at + kPageCodeMarker.size()));
+  return out;
+}
+
 StatusOr<HtmlExportInfo> ExportHtml(const std::string& path, const std::string& out,
                                     const std::string& baseline) {
-  int profiles = 0;
-  ASSIGN_OR_RETURN(std::string bytes, ReadCheckedGzip(path, &profiles));
+  ProfileFile file;
+  ASSIGN_OR_RETURN(std::string bytes, ReadCheckedGzip(path, &file));
+  const int profiles = int(file.profiles.size());
   const std::string name = std::filesystem::path(path).filename().string();
   ASSIGN_OR_RETURN(std::string page, EmbedProfile(AppPage(), bytes, name));
+  ASSIGN_OR_RETURN(page, EmbedCode(page, SourceFilesJson(file)));
   if (!baseline.empty()) {
     ASSIGN_OR_RETURN(std::string base, ReadCheckedGzip(baseline, nullptr));
     ASSIGN_OR_RETURN(page, EmbedBaseline(page, base,

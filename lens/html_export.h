@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "lens/profile.h"
 #include "workloads/common/status.h"
 
 namespace otpu::lens {
@@ -26,9 +27,18 @@ StatusOr<std::string> EmbedBaseline(std::string_view page, std::string_view gzip
                                     std::string_view name);
 
 // Reads the profile file at `path` and checks it as every reader does (DataLoss naming the file,
-// NotFound / Internal for I/O); returns its gzip bytes (plain JSON is compressed) and sets
-// `*profiles` to the number of profiles in it.
-StatusOr<std::string> ReadCheckedGzip(const std::string& path, int* profiles);
+// NotFound / Internal for I/O); returns its gzip bytes (plain JSON is compressed) and, when
+// `file` is not null, the profiles read.
+StatusOr<std::string> ReadCheckedGzip(const std::string& path, ProfileFile* file);
+
+// JSON {"PATH": "text", ...} of the kernel source files the profiles' `sources` name, found in
+// the checkout: as written, under $OTPU_SOURCE_DIR, or under the current directory or one of its
+// parents (with a leading "../" dropped); files not found, or over 1 MB, are left out. Every '<'
+// is written as \u003c so the text is safe inside a script element.
+std::string SourceFilesJson(const ProfileFile& file);
+
+// `page` with `json` (SourceFilesJson) in its lens-code element, replacing kPageCodeMarker.
+StatusOr<std::string> EmbedCode(std::string_view page, std::string_view json);
 
 // What ExportHtml wrote.
 struct HtmlExportInfo {

@@ -195,6 +195,11 @@ TEST_F(BrowserTest, SelftestPassesOnMlpSmall) {
   ProfileFile f = MlpSmall();
   ExpectSelftestPasses(PageOf(f, "mlp-small"));
   ExpectPageAgreesWithAnalyze(f.profiles[0], 0);
+  // lens html found the kernel's source file: the Source view shows its lines around each
+  // line that emitted instructions, with the heat column.
+  EXPECT_EQ(Eval("(lens.setHash({view: 'source'}), [document.querySelectorAll('#source-listing tr.ctx').length > 0,"
+                 " document.querySelectorAll('#source-listing tr[data-src] .heat').length === lens.app.m.sources.length].join())"),
+            "\"true,true\"");
   Screenshots("mlp-small");
 }
 

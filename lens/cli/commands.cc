@@ -154,9 +154,15 @@ int Open(const std::string& prog, const std::vector<std::string>& args) {
                                 ": expected 0 (any free port) to 65535");
   }
   int code = kExitOk;
-  if (!path.empty() && !ReadFor(prog, "open", path, &code))
+  std::optional<ProfileFile> file;
+  if (!path.empty() && !(file = ReadFor(prog, "open", path, &code)))
     return code;  // a bad file fails here, not in the page
   std::string page(AppPage());
+  if (file) {
+    // The kernel sources' text for the Source view, read once here like the baseline.
+    StatusOr<std::string> with_code = EmbedCode(page, SourceFilesJson(*file));
+    if (with_code.ok()) page = std::move(with_code).value();
+  }
   if (vm.count("baseline")) {
     // The baseline is embedded in the page (read once, here); the profile is served at /profile.
     const std::string base = vm["baseline"].as<std::string>();

@@ -196,6 +196,18 @@ function filterInstrs(m, text) {
   return out.slice(0, k);
 }
 
+// The kernel source files' text embedded by `lens html` / `lens open` (lens-code), or {}.
+function codeFiles() {
+  if (codeFiles.cache) return codeFiles.cache;
+  const tag = byId('lens-code'), text = tag ? tag.textContent.trim() : '';
+  let out = {};
+  if (text && !text.startsWith('<!' + '--')) {
+    try { out = JSON.parse(text); } catch (e) { out = {}; }
+  }
+  codeFiles.cache = out && typeof out === 'object' ? out : {};
+  return codeFiles.cache;
+}
+
 const SourceView = {
   needsTrace: true,
   key: 'source', title: 'Source',
@@ -204,7 +216,7 @@ const SourceView = {
     el.append(h('h2', {}, 'Source'), h('p', { class: 'muted' }, 'Per kernel source line: the instructions it emitted and their cycles. Exclusive cycles give every cycle to the oldest instruction in flight (as the findings do) and add up to the run with the idle row; busy and waits are sums. Click a line to list its instructions.'));
     this.host = h('div');
     this.listing = h('div', { id: 'source-listing' });
-    el.append(this.host, h('h3', {}, 'Code'), h('p', { class: 'muted' }, 'The kernel source lines that emitted instructions, in file order, with their exclusive cycles as a heat column (lines that emitted nothing are elided).'), this.listing);
+    el.append(this.host, h('h3', {}, 'Code'), h('p', { class: 'muted' }, 'The kernel source files around each line that emitted instructions, with its exclusive cycles as a heat column (without the files, found when the page was written, only those lines).'), this.listing);
   },
   render(m, params) {
     if (this.m !== m) {
@@ -252,19 +264,44 @@ const SourceView = {
     const byFile = new Map();
     m.sources.forEach((src, id) => { if (!byFile.has(src.file)) byFile.set(src.file, []); byFile.get(src.file).push(id); });
     const maxExcl = Math.max(1, ...m.sourceRows.filter((r) => r.id >= 0).map((r) => r.excl));
+    const code = codeFiles(), kContext = 3;
     for (const [file, ids] of byFile) {
       ids.sort((x, y) => m.sources[x].line - m.sources[y].line);
       const trs = [];
-      let prev = null;
-      for (const id of ids) {
-        const src = m.sources[id], r = perId.get(id);
-        if (prev !== null && src.line > prev + 1) trs.push(h('tr', { class: 'gap' }, h('td', {}), h('td', {}), h('td', { class: 'r' }, '⋮'), h('td', {}, '')));
-        prev = src.line;
-        const excl = r ? r.excl : 0;
-        trs.push(h('tr', { 'data-src': id, style: { cursor: 'pointer' }, title: fmtInt(excl) + ' exclusive cycles, ' + fmtInt(r ? r.count : 0) + ' instructions; click to list them',
+      const lineRow = (id) => {
+        const src = m.sources[id], r = perId.get(id), excl = r ? r.excl : 0;
+        return h('tr', { 'data-src': id, style: { cursor: 'pointer' }, title: fmtInt(excl) + ' exclusive cycles, ' + fmtInt(r ? r.count : 0) + ' instructions; click to list them',
           onclick: () => setHash({ view: 'instructions', filter: 'src:' + id }, true) },
           h('td', { class: 'r' }, h('span', { class: 'heat', style: { width: Math.round(60 * excl / maxExcl) + 'px', opacity: excl ? 0.35 + 0.65 * excl / maxExcl : 0 } })),
-          h('td', { class: 'r' }, fmtInt(excl)), h('td', { class: 'r muted mono' }, String(src.line)), h('td', { class: 'mono' }, String(src.text))));
+          h('td', { class: 'r' }, fmtInt(excl)), h('td', { class: 'r muted mono' }, String(src.line)), h('td', { class: 'mono' }, String(src.text)));
+      };
+      const gap = () => h('tr', { class: 'gap' }, h('td', {}), h('td', {}), h('td', { class: 'r' }, '⋮'), h('td', {}, ''));
+      const text = code[file];
+      if (typeof text === 'string') {
+        // The file's own lines around each line that emitted instructions.
+        const lines = text.split('\n'), byLine = new Map();
+        for (const id of ids) {
+          const l = m.sources[id].line;
+          if (!byLine.has(l)) byLine.set(l, []);
+          byLine.get(l).push(id);
+        }
+        let shownTo = 0;
+        for (const [at, list] of byLine) {
+          const from = Math.max(1, at - kContext, shownTo + 1), to = Math.max(at, Math.min(lines.length, at + kContext));
+          if (from > shownTo + 1 && shownTo > 0) trs.push(gap());
+          for (let l = from; l <= to; ++l) {
+            if (byLine.has(l)) trs.push(...byLine.get(l).map(lineRow));
+            else trs.push(h('tr', { class: 'ctx' }, h('td', {}), h('td', {}), h('td', { class: 'r muted mono' }, String(l)), h('td', { class: 'mono muted' }, lines[l - 1] || '')));
+          }
+          shownTo = Math.max(shownTo, to);
+        }
+      } else {
+        let prev = null;
+        for (const id of ids) {
+          if (prev !== null && m.sources[id].line > prev + 1) trs.push(gap());
+          prev = m.sources[id].line;
+          trs.push(lineRow(id));
+        }
       }
       this.listing.append(h('h4', { class: 'mono' }, file), h('table', { class: 'listing plain' }, trs));
     }

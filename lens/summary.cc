@@ -51,8 +51,10 @@ std::string SummaryText(const ProfileFile& file, const std::string& path) {
     out += Format("  MACs per cycle  %.2f of %lld peak (%.1f%%)\n", Frac(double(p.macs), cyc), (long long)p.peak_macs,
                   100 * Frac(Frac(double(p.macs), cyc), double(p.peak_macs)));
     out += Format("  instructions    %zu\n", p.instrs.size());
-    out += "  units           busy cycles  utilisation  TMEM losses\n";
-    for (size_t u = 0; u < p.units.size(); ++u) {
+    const bool busy_counted = HasTrace(p) || (!p.slices.empty() && !p.slices[0].busy.empty());
+    if (!busy_counted) out += "  units           busy not counted (no trace, no busy counters)\n";
+    else out += "  units           busy cycles  utilisation  TMEM losses\n";
+    for (size_t u = 0; u < p.units.size() && busy_counted; ++u) {
       int64_t lose = p.slices.empty() || u >= p.slices[0].lose.size() ? 0 : p.slices[0].lose[u];
       out += Format("    %-13s %11.0f  %10.1f%%  %11lld\n", p.units[u].c_str(), a.unit_busy[u],
                     100 * Frac(a.unit_busy[u], cyc), (long long)lose);
@@ -70,7 +72,8 @@ std::string SummaryText(const ProfileFile& file, const std::string& path) {
       out += Format("    %-31s %11.0f  %5.1f%%\n", Causes()[size_t(c)].label, a.causes[size_t(c)],
                     100 * Frac(a.causes[size_t(c)], a.total));
     }
-    out += "  classes         count         busy         work     wait dep    wait unit   port B   port A\n";
+    if (HasTrace(p))
+      out += "  classes         count         busy         work     wait dep    wait unit   port B   port A\n";
     std::vector<ClassStats> cls = a.classes;
     std::stable_sort(cls.begin(), cls.end(), [](const ClassStats& x, const ClassStats& y) { return x.busy > y.busy; });
     for (const ClassStats& c : cls) {

@@ -53,6 +53,7 @@ TEST(SummaryText, ACountersOnlyProfileHasPortBBusyAndNoCauses) {
   EXPECT_NE(text.find("port-B busy     80.0% (800 chunks)"), std::string::npos) << text;
   EXPECT_NE(text.find("not recorded (counters only, no trace)"), std::string::npos) << text;
   EXPECT_EQ(text.find("nothing in flight"), std::string::npos) << text;
+  EXPECT_NE(text.find("busy not counted"), std::string::npos) << text;
 }
 
 TEST(SummaryJson, ACountersOnlyProfileHasNoCyclesWent) {

@@ -44,6 +44,8 @@ function buildModel(doc, pi) {
   const step = (key, f) => { const t = performance.now(); f(); timing[key] = Math.round(performance.now() - t); };
   step('columns', () => adoptColumns(m, p.instrs || emptyInstrColumns(), pi));
   m.busy = m.units.map((_, u) => num(slice0.busy && slice0.busy[u], NaN));
+  // A counters-only profile from a card without busy counters (register map 1) has no unit busy.
+  m.busyCounted = m.n > 0 || (Array.isArray(slice0.busy) && slice0.busy.length > 0);
   let unions;
   step('lanes', () => { unions = buildLanes(m); });
   step('slots', () => buildSlots(m));

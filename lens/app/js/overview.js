@@ -48,6 +48,7 @@ const OverviewView = {
       h('li', { class: n.level }, h('span', { class: 'badge' }, sym[n.level] || n.level), String(n.text))));
   },
   units(m) {
+    if (!m.busyCounted) return h('p', { class: 'muted', id: 'units-not-counted' }, 'Unit busy cycles are not counted in this profile (the card has no busy counters and no trace).');
     const rows = m.units.map((name, u) => {
       const busy = m.busy[u] || 0, frac = m.cycles ? busy / m.cycles : 0;
       if (!busy && !m.lanes[u].length && name === 'COLL') return null;

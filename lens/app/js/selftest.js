@@ -333,6 +333,7 @@ async function selftestNoTrace(m, at, check, pi) {
   await show({ profile: pi, view: 'overview' });
   check(!!byId('view-overview').querySelector('.notrace'), at + ' overview', 'does not say the profile has no trace');
   check(Math.abs(portBusyShown() - (m.cycles ? m.portTransfers.b / m.cycles : 0)) < 1e-3, at + ' overview', 'port-B busy card reads ' + portBusyShown());
+  if (!m.busyCounted) check(!!byId('units-not-counted'), at + ' overview', 'units without busy counters show as 0% busy');
 }
 
 function portBusyShown() {

@@ -61,17 +61,34 @@ function showCompareInfo() {
     h('a', { href: '#', title: 'close the baseline', onclick: (e) => { e.preventDefault(); closeBaseline(); } }, '✕'));
 }
 
-// The baseline profile compared with `m`: `base=N` in the hash, else the first of the same name
-// and kind, of the same name, of the same kind. Null without a baseline or with `compare=off`.
+// Which baseline profile each profile of the file is compared with, as `lens diff` pairs them
+// (lens/diff.cc): in file order, the first unused baseline profile of the same name and kind,
+// else of the same name; when one profile is left on each side, those two. -1: none.
+function profilePairs() {
+  const cur = app.doc ? app.doc.profiles : [], base = compare.doc ? compare.doc.profiles : [];
+  const key = cur.map((p) => p.name + '\u0000' + p.kind).join('\u0001') + '|' + base.map((p) => p.name + '\u0000' + p.kind).join('\u0001');
+  if (compare.pairsKey === key) return compare.pairs;
+  const used = base.map(() => false), pairs = cur.map(() => -1);
+  const find = (p, sameKind) => base.findIndex((b, i) => !used[i] && b.name === p.name && (!sameKind || b.kind === p.kind));
+  cur.forEach((p, k) => {
+    let i = find(p, true);
+    if (i < 0) i = find(p, false);
+    if (i >= 0) { used[i] = true; pairs[k] = i; }
+  });
+  const leftBase = used.map((u, i) => (u ? -1 : i)).filter((i) => i >= 0), leftCur = pairs.map((i, k) => (i < 0 ? k : -1)).filter((k) => k >= 0);
+  if (leftBase.length === 1 && leftCur.length === 1) pairs[leftCur[0]] = leftBase[0];
+  compare.pairsKey = key;
+  compare.pairs = pairs;
+  return pairs;
+}
+
+// The baseline profile compared with `m`: `base=N` in the hash, else profilePairs'. Null
+// without a baseline, with `compare=off`, or while that profile is still loading.
 function baseModelFor(m) {
   if (!compare.doc || app.params.compare === 'off') return null;
-  const ok = compare.models.filter((b) => b && !b.error);
-  if (app.params.base !== undefined) {
-    const b = compare.models[parseInt(app.params.base, 10)];
-    if (b && !b.error) return b;
-  }
-  return ok.find((b) => b.name === m.name && b.kind === m.kind) || ok.find((b) => b.name === m.name) ||
-    ok.find((b) => b.kind === m.kind) || null;
+  const pick = app.params.base !== undefined ? parseInt(app.params.base, 10) : profilePairs()[m.index];
+  const b = compare.models[pick];
+  return b && !b.error ? b : null;
 }
 
 // The diff of `m` against its baseline (cached per model), or null.
@@ -105,14 +122,23 @@ function buildCompare(m, b) {
     if (list && k < list.length) { match[i] = list[k]; rev[list[k]] = i; matched++; }
   }
   const c = { m, b, match, rev, matched, onlyNew: m.n - matched, onlyBase: b.n - matched };
-  // The instructions that moved most: largest change of end, then of busy cycles.
-  const moved = [];
+  // Changed, as lens diff counts them: a matched instruction whose dispatch, ready, release,
+  // start, end or unit counters differ. The ones that moved most first: by the change of their
+  // busy cycles, or of their end when that is equal (lens diff's magnitude).
+  const moved = [], changed = c.changedMask = new Uint8Array(m.n);
+  const counters = (mm, i) => countersOf(mm, i).map(([k, v]) => k + '=' + v).sort().join(',');
   for (let i = 0; i < m.n; ++i) {
-    const d = deltaOf(c, i, 'busy');
-    if (Number.isFinite(d) && d !== 0) moved.push(i);
+    const j = match[i];
+    if (j < 0) continue;
+    if (m.dispatch[i] !== b.dispatch[j] || m.ready[i] !== b.ready[j] || m.release[i] !== b.release[j] ||
+        m.start[i] !== b.start[j] || m.end[i] !== b.end[j] || counters(m, i) !== counters(b, j)) {
+      changed[i] = 1;
+      moved.push(i);
+    }
   }
   c.changed = moved.length;
-  moved.sort((x, y) => Math.abs(deltaOf(c, y, 'busy')) - Math.abs(deltaOf(c, x, 'busy')) || x - y);
+  const magnitude = (i) => Math.abs(deltaOf(c, i, 'busy')) || Math.abs(deltaOf(c, i, 'end')) || 0;
+  moved.sort((x, y) => magnitude(y) - magnitude(x) || x - y);
   c.top = moved.slice(0, 8);
   return c;
 }
@@ -168,7 +194,7 @@ function compareSection(m, c) {
   out.append(h('h3', {}, 'Compared with the baseline'),
     h('p', { class: 'muted' }, 'Baseline: ' + compare.name + ', profile "' + b.name + '" (' + b.kind + '). ' +
       fmtInt(c.matched) + ' instructions matched by pc and order, ' + fmtInt(c.onlyNew) + ' only in this run, ' +
-      fmtInt(c.onlyBase) + ' only in the baseline; ' + fmtInt(c.changed) + ' matched instructions changed their busy cycles.'),
+      fmtInt(c.onlyBase) + ' only in the baseline; ' + fmtInt(c.changed) + ' matched instructions changed (timing or unit counters).'),
     h('table', { class: 'plain', id: 'compare-table' },
       h('tr', {}, h('th', { class: 'l' }, ''), h('th', {}, 'baseline'), h('th', {}, 'this run'), h('th', {}, 'Δ')), rows));
   if (c.top.length) {

@@ -182,7 +182,7 @@ function filterInstrs(m, text) {
     if (term === 'changed' || term === 'unmatched') {
       const c = compareOf(m);
       if (!c) return () => false;
-      return term === 'changed' ? (i) => { const d = deltaOf(c, i, 'busy'); return Number.isFinite(d) && d !== 0; } : (i) => c.match[i] < 0;
+      return term === 'changed' ? (i) => c.changedMask[i] === 1 : (i) => c.match[i] < 0;
     }
     const low = term.toLowerCase();
     const nameHit = new Uint8Array(m.names.length).map((_, k) => (m.names[k].toLowerCase().includes(low) ? 1 : 0));

@@ -167,7 +167,14 @@ function openBytes(bytes, name) {
       app.models[msg.pi] = msg.model;
       app.timing.model_ms = (app.timing.model_ms || 0) + msg.model.buildMs;
       if (!app.timing.model_steps) app.timing.model_steps = msg.model.buildSteps;
-      if (msg.pi === current()) { applyHash(); settle(true); }
+      if (msg.pi === current()) {
+        // When the first model arrived and how long its first view took to render (the bench).
+        const t0 = performance.now();
+        app.timing.model_at_ms = Math.round(t0 - app.timing.start_ms);
+        applyHash();
+        app.timing.render_ms = Math.round(performance.now() - t0);
+        settle(true);
+      }
     },
     'model-error': (msg) => {
       app.models[msg.pi] = { error: msg.message };

@@ -273,7 +273,7 @@ const SourceView = {
         return h('tr', { 'data-src': id, style: { cursor: 'pointer' }, title: fmtInt(excl) + ' exclusive cycles, ' + fmtInt(r ? r.count : 0) + ' instructions; click to list them',
           onclick: () => setHash({ view: 'instructions', filter: 'src:' + id }, true) },
           h('td', { class: 'r' }, h('span', { class: 'heat', style: { width: Math.round(60 * excl / maxExcl) + 'px', opacity: excl ? 0.35 + 0.65 * excl / maxExcl : 0 } })),
-          h('td', { class: 'r' }, fmtInt(excl)), h('td', { class: 'r muted mono' }, String(src.line)), h('td', { class: 'mono' }, String(src.text)));
+          h('td', { class: 'r' }, fmtInt(excl)), h('td', { class: 'r muted mono' }, String(src.line)), h('td', { class: 'mono l' }, String(src.text)));
       };
       const gap = () => h('tr', { class: 'gap' }, h('td', {}), h('td', {}), h('td', { class: 'r' }, '⋮'), h('td', {}, ''));
       const text = code[file];
@@ -291,7 +291,7 @@ const SourceView = {
           if (from > shownTo + 1 && shownTo > 0) trs.push(gap());
           for (let l = from; l <= to; ++l) {
             if (byLine.has(l)) trs.push(...byLine.get(l).map(lineRow));
-            else trs.push(h('tr', { class: 'ctx' }, h('td', {}), h('td', {}), h('td', { class: 'r muted mono' }, String(l)), h('td', { class: 'mono muted' }, lines[l - 1] || '')));
+            else trs.push(h('tr', { class: 'ctx' }, h('td', {}), h('td', {}), h('td', { class: 'r muted mono' }, String(l)), h('td', { class: 'mono muted l' }, lines[l - 1] || '')));
           }
           shownTo = Math.max(shownTo, to);
         }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 #include "lens/file_io.h"
 #include "lens/gzip.h"
@@ -48,9 +49,51 @@ void Counter(Writer& w, int pid, const char* name, double ts, double value) {
   w.EndObject();
 }
 
+// True when an `hw` trace lost anything (docs/profile.md `hwtrace`).
+bool Incomplete(const HwTrace& t) {
+  return !t.complete || t.drop > 0 || t.lost > 0 || t.wrapped || t.open_at_end > 0;
+}
+
+// What the trace buffer kept and lost, as an object (the keys of docs/profile.md `hwtrace`).
+void HwTraceObject(Writer& w, const HwTrace& t) {
+  w.StartObject();
+  w.Key("count"); w.Int64(t.count);
+  w.Key("drop"); w.Int64(t.drop);
+  w.Key("depth"); w.Int64(t.depth);
+  w.Key("keep"); w.String(t.keep.c_str());
+  w.Key("wrapped"); w.Bool(t.wrapped);
+  w.Key("lost"); w.Int64(t.lost);
+  w.Key("records"); w.Int64(t.records);
+  w.Key("open_at_end"); w.Int64(t.open_at_end);
+  w.Key("traced_to"); w.Int64(t.traced_to);
+  w.Key("complete"); w.Bool(t.complete);
+  w.EndObject();
+}
+
 void Profile1(Writer& w, const Profile& p, int pid) {
   const double us = 1.0 / (p.clock_mhz > 0 ? p.clock_mhz : 100);
   Meta(w, "process_name", pid, 0, p.name + " (" + KindName(p.kind) + ")");
+  if (p.hwtrace && Incomplete(*p.hwtrace)) {
+    // Trace loss where Perfetto shows it: a label on the process and a marker at the cut.
+    const HwTrace& t = *p.hwtrace;
+    Meta(w, "process_labels", pid, 0,
+         "INCOMPLETE TRACE: traced to cycle " + std::to_string(t.traced_to) + ", " +
+             std::to_string(t.lost) + " records lost, " + std::to_string(t.drop) + " dropped" +
+             (t.wrapped ? ", ring wrapped" : "") + ", " + std::to_string(t.open_at_end) +
+             " open at end");
+    if (t.traced_to >= 0 && t.traced_to + 1 < p.cycles) {
+      w.StartObject();
+      w.Key("ph"); w.String("i");
+      w.Key("s"); w.String("p");
+      w.Key("name"); w.String("trace ends (traced_to)");
+      w.Key("pid"); w.Int(pid);
+      w.Key("tid"); w.Int(0);
+      w.Key("ts"); w.Double(double(t.traced_to + 1) * us);
+      w.Key("args");
+      HwTraceObject(w, t);
+      w.EndObject();
+    }
+  }
   // Lanes: instructions of a unit in start order, each in the first lane free at its start.
   std::vector<size_t> order(p.instrs.size());
   std::iota(order.begin(), order.end(), 0);
@@ -108,6 +151,41 @@ void Profile1(Writer& w, const Profile& p, int pid) {
     w.EndObject();
     w.EndObject();
   }
+  // Flow events for the scoreboard dependencies: an instruction that waited (ready > dispatch)
+  // waited last on the youngest older instruction whose end is its ready (docs/lens-app.md); an
+  // arrow from inside that producer's slice to the start of the waiting one.
+  std::vector<size_t> by_idx(p.instrs.size());
+  std::iota(by_idx.begin(), by_idx.end(), 0);
+  std::stable_sort(by_idx.begin(), by_idx.end(), [&](size_t a, size_t b) { return p.instrs[a].idx < p.instrs[b].idx; });
+  std::unordered_map<int64_t, size_t> last_by_end;
+  auto tid_of = [&](size_t i) {
+    return std::clamp<int32_t>(p.instrs[i].unit, 0, int32_t(p.units.size()) - 1) * kLaneStride + lane[i] + 1;
+  };
+  int64_t flow_id = int64_t(pid) << 32;
+  for (size_t i : by_idx) {
+    const InstrRow& r = p.instrs[i];
+    if (r.dispatch >= 0 && r.ready > r.dispatch && r.start >= 0) {
+      auto it = last_by_end.find(r.ready);
+      if (it != last_by_end.end() && end(it->second) > start(it->second)) {
+        const size_t prod = it->second;
+        ++flow_id;
+        for (int k = 0; k < 2; ++k) {
+          w.StartObject();
+          w.Key("ph"); w.String(k == 0 ? "s" : "f");
+          w.Key("id"); w.Int64(flow_id);
+          w.Key("name"); w.String("dependency");
+          w.Key("cat"); w.String("dependency");
+          w.Key("pid"); w.Int(pid);
+          w.Key("tid"); w.Int(tid_of(k == 0 ? prod : i));
+          // Inside the producer's last cycle; at the consumer's start ("e": its enclosing slice).
+          w.Key("ts"); w.Double((k == 0 ? double(end(prod)) - 0.5 : double(start(i))) * us);
+          if (k == 1) { w.Key("bp"); w.String("e"); }
+          w.EndObject();
+        }
+      }
+    }
+    if (r.end >= 0) last_by_end[r.end] = i;
+  }
   if (p.slices.empty()) return;
   const Buckets& b = p.slices[0].buckets;
   const double depth = std::max(1, p.config.FIFO_DEPTH);
@@ -133,6 +211,25 @@ std::string ChromeTraceJson(const ProfileFile& file) {
   w.StartArray();
   for (size_t i = 0; i < file.profiles.size(); ++i) Profile1(w, file.profiles[i], int(i) + 1);
   w.EndArray();
+  // Trace-loss metadata per profile (Perfetto shows the trace's "metadata" in its info page).
+  w.Key("metadata");
+  w.StartObject();
+  w.Key("otpu_profiles");
+  w.StartArray();
+  for (const Profile& p : file.profiles) {
+    w.StartObject();
+    w.Key("name"); w.String(p.name.c_str());
+    w.Key("kind"); w.String(KindName(p.kind));
+    w.Key("cycles"); w.Int64(p.cycles);
+    w.Key("trace_complete"); w.Bool(!p.hwtrace || !Incomplete(*p.hwtrace));
+    if (p.hwtrace) {
+      w.Key("hwtrace");
+      HwTraceObject(w, *p.hwtrace);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
   w.EndObject();
   return std::string(buf.GetString(), buf.GetSize());
 }

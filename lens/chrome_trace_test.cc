@@ -90,5 +90,62 @@ TEST(WriteChromeTrace, WritesGzipOfTheJson) {
   fs::remove_all(tmpl);
 }
 
+TEST(ChromeTrace, AnIncompleteTraceCarriesItsLossAsMetadataAndAMarker) {
+  ProfileFile f = SyntheticFile({ProfileKind::kHw}, 50);
+  HwTrace& t = *f.profiles[0].hwtrace;
+  t.complete = false;
+  t.lost = 7;
+  t.traced_to = f.profiles[0].cycles / 2;
+  rapidjson::Document d;
+  d.Parse(ChromeTraceJson(f).c_str());
+  ASSERT_TRUE(d.IsObject());
+  const rapidjson::Value& meta = d["metadata"]["otpu_profiles"][0];
+  EXPECT_FALSE(meta["trace_complete"].GetBool());
+  EXPECT_EQ(meta["hwtrace"]["lost"].GetInt64(), 7);
+  EXPECT_EQ(meta["hwtrace"]["traced_to"].GetInt64(), t.traced_to);
+  bool marker = false, label = false;
+  for (const auto& e : d["traceEvents"].GetArray()) {
+    if (std::string(e["ph"].GetString()) == "i" && std::string(e["name"].GetString()) == "trace ends (traced_to)") marker = true;
+    if (std::string(e["ph"].GetString()) == "M" && std::string(e["name"].GetString()) == "process_labels") label = true;
+  }
+  EXPECT_TRUE(marker);
+  EXPECT_TRUE(label);
+}
+
+TEST(ChromeTrace, ADependencyWaitIsAFlowFromItsProducerToTheWaitingInstruction) {
+  ProfileFile f = SyntheticFile({ProfileKind::kRtl}, 2);
+  Profile& p = f.profiles[0];
+  p.instrs.resize(2);
+  // #0 (DMA) runs 0..10; #1 (MXU) is dispatched at 2, ready at 10 (#0's end), starts at 12.
+  auto row = [](int32_t unit, int64_t idx, int64_t dispatch, int64_t ready, int64_t start, int64_t end) {
+    InstrRow r;
+    r.unit = unit;
+    r.idx = r.pc = idx;
+    r.name = unit == 0 ? "LD" : "MM";
+    r.dispatch = dispatch;
+    r.ready = ready;
+    r.start = start;
+    r.end = end;
+    return r;
+  };
+  p.instrs[0] = row(0, 0, 0, 0, 0, 10);
+  p.instrs[1] = row(1, 1, 2, 10, 12, 20);
+  rapidjson::Document d;
+  d.Parse(ChromeTraceJson(f).c_str());
+  ASSERT_TRUE(d.IsObject());
+  std::vector<const rapidjson::Value*> flows;
+  for (const auto& e : d["traceEvents"].GetArray()) {
+    const std::string ph = e["ph"].GetString();
+    if (ph == "s" || ph == "f") flows.push_back(&e);
+  }
+  ASSERT_EQ(flows.size(), 2u);
+  EXPECT_EQ(std::string((*flows[0])["ph"].GetString()), "s");
+  EXPECT_EQ((*flows[0])["id"].GetInt64(), (*flows[1])["id"].GetInt64());
+  EXPECT_EQ((*flows[0])["tid"].GetInt(), 0 * 16 + 1);  // the DMA's thread
+  EXPECT_EQ((*flows[1])["tid"].GetInt(), 1 * 16 + 1);  // the MXU's thread
+  EXPECT_DOUBLE_EQ((*flows[1])["ts"].GetDouble(), 12.0 / f.profiles[0].clock_mhz);
+  EXPECT_EQ(std::string((*flows[1])["bp"].GetString()), "e");
+}
+
 }  // namespace
 }  // namespace otpu::lens

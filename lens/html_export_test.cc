@@ -109,6 +109,28 @@ TEST(EmbedProfile, PutsTheBytesAsBase64AndTheName) {
   EXPECT_EQ(Base64DecodeForTest(EmbeddedData(*page)), std::string("\x1f\x8b\x00zz", 5));
 }
 
+TEST(EmbedBaseline, PutsTheBaselineInItsOwnElement) {
+  StatusOr<std::string> page = EmbedBaseline(AppPage(), std::string("\x1f\x8bzz", 4), "base.otpuprof");
+  ASSERT_TRUE(page.ok()) << page.status().message();
+  EXPECT_EQ(page->find(kPageBaselineMarker), std::string::npos);
+  EXPECT_NE(page->find(kPageDataMarker), std::string::npos) << "the profile's marker stays for EmbedProfile";
+  EXPECT_NE(page->find("<script data-name=\"base.otpuprof\" id=\"lens-baseline\""), std::string::npos);
+}
+
+TEST(SourceFilesJson, HoldsTheKernelSourcesTextSafeForAScriptElement) {
+  ProfileFile f = SyntheticFile({ProfileKind::kIsa}, 3);
+  // A path as the recorder writes it from the build directory, and one that does not exist.
+  f.profiles[0].sources = {{"../lens/app/page.h", 1, "", ""}, {"no/such/file.cc", 2, "", ""}};
+  const std::string json = SourceFilesJson(f);
+  EXPECT_NE(json.find("\"../lens/app/page.h\":\"// The Lens app page"), std::string::npos) << json.substr(0, 200);
+  EXPECT_NE(json.find("#include \\u003cstring_view>"), std::string::npos);
+  EXPECT_EQ(json.find('<'), std::string::npos);
+  EXPECT_EQ(json.find("no/such/file.cc"), std::string::npos);
+  StatusOr<std::string> page = EmbedCode(AppPage(), json);
+  ASSERT_TRUE(page.ok()) << page.status().message();
+  EXPECT_EQ(page->find(kPageCodeMarker), std::string::npos);
+}
+
 TEST(EmbedProfile, RejectsAPageWithoutTheMarker) {
   StatusOr<std::string> page = EmbedProfile("<html></html>", "x", "f");
   ASSERT_FALSE(page.ok());

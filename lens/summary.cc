@@ -18,10 +18,21 @@ std::string Format(const char* fmt, auto... args) {
 
 double Frac(double a, double b) { return b > 0 ? a / b : 0; }
 
+// Port-B chunks: the slices' port counters, or, for a counters-only board profile (whose
+// bmxu/bdma stay 0, docs/profile.md), the roofline's per-slice port-B transfers.
 int64_t PortB(const Profile& p) {
   int64_t n = 0;
   for (const Slice& s : p.slices) n += s.ports.bmxu + s.ports.bdma;
+  if (n == 0) {
+    for (const SliceRoofline& r : p.roofline.per_slice) n += r.portb;
+  }
   return n;
+}
+
+// False for a counters-only profile: no instructions and no counter windows, so where port B's
+// idle cycles went is not recorded.
+bool HasTrace(const Profile& p) {
+  return !p.instrs.empty() || (!p.slices.empty() && p.slices[0].buckets.size() > 0);
 }
 
 }  // namespace
@@ -40,19 +51,29 @@ std::string SummaryText(const ProfileFile& file, const std::string& path) {
     out += Format("  MACs per cycle  %.2f of %lld peak (%.1f%%)\n", Frac(double(p.macs), cyc), (long long)p.peak_macs,
                   100 * Frac(Frac(double(p.macs), cyc), double(p.peak_macs)));
     out += Format("  instructions    %zu\n", p.instrs.size());
-    out += "  units           busy cycles  utilisation  TMEM losses\n";
-    for (size_t u = 0; u < p.units.size(); ++u) {
+    const bool busy_counted = HasTrace(p) || (!p.slices.empty() && !p.slices[0].busy.empty());
+    if (!busy_counted) out += "  units           busy not counted (no trace, no busy counters)\n";
+    else out += "  units           busy cycles  utilisation  TMEM losses\n";
+    for (size_t u = 0; u < p.units.size() && busy_counted; ++u) {
       int64_t lose = p.slices.empty() || u >= p.slices[0].lose.size() ? 0 : p.slices[0].lose[u];
       out += Format("    %-13s %11.0f  %10.1f%%  %11lld\n", p.units[u].c_str(), a.unit_busy[u],
                     100 * Frac(a.unit_busy[u], cyc), (long long)lose);
     }
-    out += Format("  where port B's cycles went (%lld windows%s)\n", (long long)a.windows,
+    if (!HasTrace(p)) {
+      const double busy = std::min(cyc, double(PortB(p)));
+      out += Format("  where port B's cycles went: not recorded (counters only, no trace)\n");
+      out += Format("    %-31s %11.0f  %5.1f%%\n", "streaming", busy, 100 * Frac(busy, cyc));
+      out += Format("    %-31s %11.0f  %5.1f%%\n", "idle, cause not recorded", cyc - busy,
+                    100 * Frac(cyc - busy, cyc));
+    }
+    if (HasTrace(p)) out += Format("  where port B's cycles went (%lld windows%s)\n", (long long)a.windows,
                   a.rebuilt_windows ? ", rebuilt from the instructions" : "");
-    for (int c = 0; c < kNumCauses; ++c) {
+    for (int c = 0; c < kNumCauses && HasTrace(p); ++c) {
       out += Format("    %-31s %11.0f  %5.1f%%\n", Causes()[size_t(c)].label, a.causes[size_t(c)],
                     100 * Frac(a.causes[size_t(c)], a.total));
     }
-    out += "  classes         count         busy         work     wait dep    wait unit   port B   port A\n";
+    if (HasTrace(p))
+      out += "  classes         count         busy         work     wait dep    wait unit   port B   port A\n";
     std::vector<ClassStats> cls = a.classes;
     std::stable_sort(cls.begin(), cls.end(), [](const ClassStats& x, const ClassStats& y) { return x.busy > y.busy; });
     for (const ClassStats& c : cls) {
@@ -101,14 +122,19 @@ std::string SummaryJson(const ProfileFile& file, const std::string& path) {
       w.EndObject();
     }
     w.EndArray();
-    key("windows"); w.Int64(a.windows);
+    key("trace"); w.Bool(HasTrace(p));
+    key("windows"); w.Int64(HasTrace(p) ? a.windows : 0);
     key("cycles_went");
-    w.StartObject();
-    for (int c = 0; c < kNumCauses; ++c) {
-      key(Causes()[size_t(c)].key);
-      w.Double(a.causes[size_t(c)]);
+    if (HasTrace(p)) {
+      w.StartObject();
+      for (int c = 0; c < kNumCauses; ++c) {
+        key(Causes()[size_t(c)].key);
+        w.Double(a.causes[size_t(c)]);
+      }
+      w.EndObject();
+    } else {
+      w.Null();  // counters only: the causes of idle port-B cycles were not recorded
     }
-    w.EndObject();
     key("classes");
     w.StartArray();
     for (const ClassStats& c : a.classes) {

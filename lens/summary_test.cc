@@ -34,5 +34,37 @@ TEST(SummaryJson, CyclesWentAddUpAndClassesCountEveryInstruction) {
   EXPECT_EQ(p["units"].GetArray().Size(), f.profiles[0].units.size());
 }
 
+// A counters-only board profile (a map-1 card): port-B busy from its roofline counters, and no
+// made-up causes ("nothing in flight 100%") for cycles it did not trace.
+ProfileFile CountersOnly() {
+  ProfileFile f = SyntheticFile({ProfileKind::kBoard}, 10);
+  Profile& p = f.profiles[0];
+  p.instrs.clear();
+  p.slices.assign(1, Slice{});
+  p.roofline.per_slice = {{800, 50, 800}};
+  p.roofline.bound = 800;
+  p.cycles = 1000;
+  p.roofline.efficiency = 0.8;
+  return f;
+}
+
+TEST(SummaryText, ACountersOnlyProfileHasPortBBusyAndNoCauses) {
+  std::string text = SummaryText(CountersOnly(), "m1.otpuprof");
+  EXPECT_NE(text.find("port-B busy     80.0% (800 chunks)"), std::string::npos) << text;
+  EXPECT_NE(text.find("not recorded (counters only, no trace)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("nothing in flight"), std::string::npos) << text;
+  EXPECT_NE(text.find("busy not counted"), std::string::npos) << text;
+}
+
+TEST(SummaryJson, ACountersOnlyProfileHasNoCyclesWent) {
+  rapidjson::Document d;
+  d.Parse(SummaryJson(CountersOnly(), "x").c_str());
+  ASSERT_TRUE(d.IsObject());
+  const rapidjson::Value& p = d["profiles"][0];
+  EXPECT_FALSE(p["trace"].GetBool());
+  EXPECT_TRUE(p["cycles_went"].IsNull());
+  EXPECT_DOUBLE_EQ(p["port_b_busy"].GetDouble(), 0.8);
+}
+
 }  // namespace
 }  // namespace otpu::lens

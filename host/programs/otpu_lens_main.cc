@@ -42,8 +42,8 @@ constexpr const char* kUsage =
     "                        [--wformat int8|int4|fp4|mix] [--head-format int8|int4|fp4]\n"
     "                        [--timeout SEC] [--open]\n"
     "       otpu-lens record -o FILE --sim [--workload NAME | --model DIR ...] [options above]\n"
-    "       otpu-lens open [FILE] [--port N] [--no-browser]\n"
-    "       otpu-lens html FILE -o OUT\n"
+    "       otpu-lens open [FILE] [--port N] [--no-browser] [--baseline BASE]\n"
+    "       otpu-lens html FILE -o OUT [--baseline BASE]\n"
     "       otpu-lens info FILE\n"
     "       otpu-lens list\n";
 

@@ -156,5 +156,44 @@ TEST_F(LensAppCliTest, OpenServesTheFileAtThePrintedUrl) {
   waitpid(pid, &status, 0);
 }
 
+TEST_F(LensAppCliTest, HtmlWithABaselineEmbedsBothFiles) {
+  ASSERT_TRUE(Write(PathOf("base.otpuprof"), SyntheticFile({ProfileKind::kIsa}, 300)).ok());
+  Result r = Lens({"html", PathOf("run.otpuprof"), "-o", PathOf("cmp.html"), "--baseline", PathOf("base.otpuprof")});
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::string page = Slurp(PathOf("cmp.html"));
+  EXPECT_NE(page.find("<script data-name=\"run.otpuprof\" id=\"lens-data\""), std::string::npos);
+  EXPECT_NE(page.find("<script data-name=\"base.otpuprof\" id=\"lens-baseline\""), std::string::npos);
+  EXPECT_EQ(page.find("<!--@LENS_BASELINE@-->"), std::string::npos);
+}
+
+TEST_F(LensAppCliTest, HtmlWithABadBaselineIsABadFile) {
+  ExpectError(Lens({"html", PathOf("run.otpuprof"), "-o", PathOf("x.html"), "--baseline", PathOf("newer.json")}), 4,
+              "lens html: " + PathOf("newer.json") + ": version 2 is newer than this reader (1)");
+  EXPECT_FALSE(fs::exists(PathOf("x.html")));
+}
+
+TEST_F(LensAppCliTest, OpenWithABadBaselineFailsBeforeServing) {
+  ExpectError(Lens({"open", PathOf("run.otpuprof"), "--no-browser", "--baseline", PathOf("newer.json")}), 4,
+              "lens open: --baseline " + PathOf("newer.json") + ": version 2 is newer");
+}
+
+TEST_F(LensAppCliTest, OpenWithABaselineServesAPageThatCarriesIt) {
+  ASSERT_TRUE(Write(PathOf("base.otpuprof"), SyntheticFile({ProfileKind::kIsa}, 300)).ok());
+  pid_t pid = Spawn({"open", PathOf("run.otpuprof"), "--no-browser", "--port", "0", "--baseline", PathOf("base.otpuprof")});
+  std::smatch m;
+  std::string out;
+  const std::regex url(R"(http://127\.0\.0\.1:(\d+)/)");
+  for (int i = 0; i < 500 && !std::regex_search(out = Slurp(PathOf("stdout")), m, url); ++i) usleep(10000);
+  ASSERT_FALSE(m.empty()) << out << Slurp(PathOf("stderr"));
+  httplib::Client client("127.0.0.1", std::stoi(m[1].str()));
+  httplib::Result r = client.Get("/");
+  ASSERT_TRUE(r);
+  EXPECT_NE(r->body.find("<script data-name=\"base.otpuprof\" id=\"lens-baseline\""), std::string::npos);
+  EXPECT_EQ(client.Get("/profile")->body, Slurp(PathOf("run.otpuprof")));
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+}
+
 }  // namespace
 }  // namespace otpu::lens

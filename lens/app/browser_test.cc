@@ -17,6 +17,7 @@
 #include "lens/otpuprof.h"
 #include "lens/profile_json.h"
 #include "lens/recorder.h"
+#include "lens/summary.h"
 #include "lens/synthetic.h"
 #include "rapidjson/document.h"
 #include "workloads/list.h"
@@ -27,7 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Views in tab order, as the page names them in `#view=`.
-const char* const kViews[] = {"overview", "cycles", "timeline", "floorplan", "instructions", "source"};
+const char* const kViews[] = {"overview", "cycles", "timeline", "floorplan", "instructions", "source", "program"};
 // Instructions of the large synthetic profile: big enough to exercise the indexes, small enough
 // to keep this test in seconds (scripts/bench.sh loads a million).
 constexpr int64_t kLargeInstrs = 100000;
@@ -73,7 +74,8 @@ class BrowserTest : public ::testing::Test {
   }
 
   // Loads `url` with #selftest and expects the page to report no failure and no error.
-  static void ExpectSelftestPasses(const std::string& url, double timeout_s = 60) {
+  // `min_checks`: a counters-only profile has fewer views to check.
+  static void ExpectSelftestPasses(const std::string& url, double timeout_s = 60, int min_checks = 50) {
     ASSERT_TRUE(chromium_->Navigate(url + "#selftest").ok());
     StatusOr<std::string> verdict = chromium_->WaitForString("document.body.dataset.selftest || ''", timeout_s);
     ASSERT_TRUE(verdict.ok()) << verdict.status().message() << "\npage errors: " << Errors();
@@ -88,7 +90,7 @@ class BrowserTest : public ::testing::Test {
     for (const auto& f : result["failures"].GetArray()) failures += std::string("\n  ") + f.GetString();
     for (const auto& e : result["errors"].GetArray()) failures += std::string("\n  error: ") + e.GetString();
     EXPECT_EQ(*verdict, "ok") << failures;
-    EXPECT_GT(result["checks"].GetInt(), 50);
+    EXPECT_GT(result["checks"].GetInt(), min_checks);
     EXPECT_TRUE(chromium_->errors().empty()) << Errors();
   }
 
@@ -114,8 +116,8 @@ class BrowserTest : public ::testing::Test {
         setup +=
             "{ const m = lens.app.m, mm = m.names.indexOf('MM'); let t = Math.floor(m.cycles / 2);"
             "  for (let i = 0; i < m.n; ++i) if (m.nameId[i] === mm) { t = m.s[i] + 7; break; }"
-            "  lens.setHash({t}); const el = document.querySelector('[data-el=mxu]'), r = el.getBoundingClientRect();"
-            "  el.dispatchEvent(new MouseEvent('mouseover', {bubbles: true, clientX: r.right - 40, clientY: r.top + 30})); }";
+            "  lens.setHash({t}); const el = document.querySelector('[data-el=mxu]'), r = el && el.getBoundingClientRect();"
+            "  if (el && r.width) el.dispatchEvent(new MouseEvent('mouseover', {bubbles: true, clientX: r.right - 40, clientY: r.top + 30})); }";
       } else if (std::string(view) == "timeline") {
         setup += "{ const m = lens.app.m, i = m.byStart[Math.floor(m.n / 3)] || 0; if (m.n) lens.setHash({pin: m.idx[i], t: m.s[i]}); }";
       }
@@ -193,6 +195,11 @@ TEST_F(BrowserTest, SelftestPassesOnMlpSmall) {
   ProfileFile f = MlpSmall();
   ExpectSelftestPasses(PageOf(f, "mlp-small"));
   ExpectPageAgreesWithAnalyze(f.profiles[0], 0);
+  // lens html found the kernel's source file: the Source view shows its lines around each
+  // line that emitted instructions, with the heat column.
+  EXPECT_EQ(Eval("(lens.setHash({view: 'source'}), [document.querySelectorAll('#source-listing tr.ctx').length > 0,"
+                 " document.querySelectorAll('#source-listing tr[data-src] .heat').length === lens.app.m.sources.length].join())"),
+            "\"true,true\"");
   Screenshots("mlp-small");
 }
 
@@ -384,6 +391,154 @@ TEST_F(BrowserTest, TheParserReadsJsonAsJsonParseDoes) {
   }
 }
 
+// A profile recorded by a ctest fixture of this build (lens/app/CMakeLists.txt,
+// host/programs/CMakeLists.txt) in LENS_FIXTURE_DIR, or "" when it is not there (the test binary
+// run on its own).
+static std::string FixtureProfile(const std::string& name) {
+  const std::string path = std::string(LENS_FIXTURE_DIR) + "/" + name;
+  return fs::exists(path) ? path : "";
+}
+
+// The compare view (issue 11): mlp-small on the RTL at 20% DRAM stalls against 0%, both real
+// recordings: every instruction matches by pc and order, the deltas are the runs' differences,
+// and the page's self-test checks every view's deltas.
+TEST_F(BrowserTest, CompareViewOnMlpSmallAtTwoStallRates) {
+  const std::string base = FixtureProfile("mlp-small-stall0.otpuprof"), cur = FixtureProfile("mlp-small-stall20.otpuprof");
+  if (base.empty() || cur.empty()) GTEST_SKIP() << "the ctest fixture lens_compare_profiles_for_browser did not run";
+  StatusOr<HtmlExportInfo> info = ExportHtml(cur, PathOf("compare.html"), base);
+  ASSERT_TRUE(info.ok()) << info.status().message();
+  ExpectSelftestPasses("file://" + PathOf("compare.html"));
+  StatusOr<ProfileFile> b = Read(base), n = Read(cur);
+  ASSERT_TRUE(b.ok() && n.ok());
+  const int64_t delta = n->profiles[0].cycles - b->profiles[0].cycles;
+  EXPECT_GT(delta, 0) << "stalls should cost cycles";
+  EXPECT_EQ(Eval("(() => { const c = lens.compareOf(lens.app.m); return [c.matched === lens.app.m.n, c.onlyBase, lens.app.m.cycles - c.b.cycles].join(); })()"),
+            "\"true,0," + std::to_string(delta) + "\"");
+  EXPECT_NE(Eval("document.getElementById('compare-info').textContent").find("vs mlp-small-stall0.otpuprof"), std::string::npos);
+  Screenshots("compare-mlp-small");
+}
+
+TEST_F(BrowserTest, CompareViewOnTwoQwenTinyProfiles) {
+  const std::string base = FixtureProfile("board-qwen-tiny.otpuprof"), cur = FixtureProfile("board-qwen-tiny-pos4.otpuprof");
+  if (base.empty() || cur.empty()) GTEST_SKIP() << "the board-model qwen-tiny fixtures did not run";
+  StatusOr<HtmlExportInfo> info = ExportHtml(cur, PathOf("compare-qwen.html"), base);
+  ASSERT_TRUE(info.ok()) << info.status().message();
+  ExpectSelftestPasses("file://" + PathOf("compare-qwen.html"), 120);
+  EXPECT_EQ(Eval("!!lens.compareOf(lens.app.m) && lens.compareOf(lens.app.m).matched > 0"), "true");
+  // Every dependency wait of a real recording has its producer: an older instruction that ended
+  // at the cycle the waiting one became ready (the timeline's arrows, lens export's flows).
+  EXPECT_EQ(Eval("(() => { const m = lens.app.m, d = lens.depsOf(m); let w = 0, f = 0;"
+                 " for (let i = 0; i < m.n; ++i) { if (m.ready[i] > m.dispatch[i] && m.dispatch[i] >= 0) { w++; if (d[i] >= 0) f++; } }"
+                 " return w > 0 && w === f; })()"),
+            "true");
+  Screenshots("compare-qwen-tiny");
+}
+
+// The Baseline… button: a file picked in a page that has a profile turns the compare view on;
+// the hash's compare=off turns it off again.
+TEST_F(BrowserTest, ABaselinePickedInThePageIsCompared) {
+  ProfileFile f = SyntheticFile({ProfileKind::kRtl}, 400), g = SyntheticFile({ProfileKind::kRtl}, 380);
+  ASSERT_TRUE(chromium_->Navigate(PageOf(f, "withbase")).ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.body.dataset.ready || ''", 30).ok());
+  StatusOr<std::string> json = ProfileFileToJson(g);
+  ASSERT_TRUE(json.ok());
+  std::string js = "(async () => { const file = new File([Uint8Array.fromBase64('" + Base64Encode(GzipOf(*json)) +
+                   "')], 'base.otpuprof'); const dt = new DataTransfer(); dt.items.add(file); const input = document.getElementById('baseline-input');"
+                   " input.files = dt.files; input.dispatchEvent(new Event('change'));"
+                   " for (let k = 0; k < 400 && !lens.compareOf(lens.app.m); ++k) await new Promise((ok) => setTimeout(ok, 50));"
+                   " const c = lens.compareOf(lens.app.m); return c ? [c.matched, c.onlyNew, c.onlyBase].join() : 'none'; })()";
+  StatusOr<std::string> r = chromium_->Evaluate(js, 60);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(*r, "\"380,20,0\"");
+  EXPECT_EQ(Eval("(lens.setHash({compare: 'off'}), String(!!lens.compareOf(lens.app.m)))"), "\"false\"");
+  EXPECT_EQ(Eval("(lens.setHash({compare: null}), String(!!lens.compareOf(lens.app.m)))"), "\"true\"");
+  EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+}
+
+// `lens open --baseline`: the page it serves carries the baseline; the profile comes from /profile.
+TEST_F(BrowserTest, ServedPageWithABaselineCompares) {
+  ASSERT_TRUE(Write(PathOf("served-new.otpuprof"), SyntheticFile({ProfileKind::kIsa}, 300)).ok());
+  StatusOr<std::string> page = EmbedBaseline(AppPage(), GzipOf(ProfileFileToJson(SyntheticFile({ProfileKind::kIsa}, 250)).value()), "served-base.otpuprof");
+  ASSERT_TRUE(page.ok()) << page.status().message();
+  StatusOr<std::unique_ptr<AppServer>> server = AppServer::Create(*page, PathOf("served-new.otpuprof"), 0);
+  ASSERT_TRUE(server.ok()) << server.status().message();
+  ExpectSelftestPasses((*server)->Url());
+  EXPECT_EQ(Eval("(() => { const c = lens.compareOf(lens.app.m); return c ? [c.matched, c.onlyNew].join() : 'none'; })()"), "\"250,50\"");
+}
+
+// Issue 14 item 3: an index past the file's profiles falls back to the first, with a message,
+// instead of waiting for a profile that never comes.
+TEST_F(BrowserTest, AnOutOfRangeProfileIndexShowsTheFirstWithAMessage) {
+  std::string url = PageOf(SyntheticFile({ProfileKind::kIsa, ProfileKind::kRtl}, 300), "range");
+  ASSERT_TRUE(chromium_->Navigate(url + "#profile=2&view=timeline").ok());
+  StatusOr<std::string> ready = chromium_->WaitForString("document.body.dataset.ready || ''", 30);
+  ASSERT_TRUE(ready.ok()) << ready.status().message();
+  ASSERT_TRUE(chromium_->WaitForString("lens.app.m && !document.getElementById('views').hidden ? 'shown' : ''", 10).ok())
+      << Eval("document.getElementById('message').textContent");
+  EXPECT_EQ(Eval("lens.app.m.index"), "0");
+  EXPECT_NE(Eval("document.getElementById('message').textContent").find("profile=2: this file has 2 profiles"), std::string::npos);
+  EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+}
+
+// Issue 14 item 2: clicking a bar in a zoomed view keeps that view and the hash's range.
+TEST_F(BrowserTest, PinningKeepsTheZoom) {
+  ProfileFile f = SyntheticFile({ProfileKind::kRtl}, 2000);
+  // The longest instruction, and a view that starts inside it.
+  const InstrRow* mm = &f.profiles[0].instrs[0];
+  for (const InstrRow& r : f.profiles[0].instrs) {
+    if (r.end - r.start > mm->end - mm->start) mm = &r;
+  }
+  ASSERT_GE(mm->end - mm->start, 12);
+  const int64_t a = mm->start + (mm->end - mm->start) / 2, b = a + 400;
+  ASSERT_TRUE(chromium_->Navigate(PageOf(f, "pinzoom") + "#view=timeline&range=" + std::to_string(a) + "-" + std::to_string(b)).ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.body.dataset.ready || ''", 30).ok());
+  std::string js = "(() => { const T = lens.app.view, m = lens.app.m, i = " + std::to_string(mm->idx) +
+                   "; const r = T.rows.find((q) => q.type === 'lane' && q.u === m.unit[i] && q.k === m.lane[i]);"
+                   " T.click(Math.round(T.X(" + std::to_string(a + 5) + ")), r.y + 10);"
+                   " return [T.pin === i, Math.round(T.v0), Math.round(T.v1), location.hash.includes('range=" + std::to_string(a) + "-" + std::to_string(b) + "')].join(); })()";
+  EXPECT_EQ(Eval(js), "\"true," + std::to_string(a) + "," + std::to_string(b) + ",true\"");
+}
+
+// Issue 14 items 4 and 5 on real recordings (the fixtures of host/programs/CMakeLists.txt):
+// an emulated map-1 card's counters-only profile and a keep-first run that overflowed.
+TEST_F(BrowserTest, ACountersOnlyCardProfileShowsWhatItHas) {
+  const std::string path = FixtureProfile("card-m1-mlp-small.otpuprof");
+  if (path.empty()) GTEST_SKIP() << "the fixture otpu_lens_card_m1_profile_for_browser did not run";
+  StatusOr<ProfileFile> file = Read(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_EQ(file->profiles[0].kind, ProfileKind::kBoard);
+  StatusOr<HtmlExportInfo> info = ExportHtml(path, PathOf("m1.html"));
+  ASSERT_TRUE(info.ok()) << info.status().message();
+  ExpectSelftestPasses("file://" + PathOf("m1.html"), 60, 20);
+  const Profile& p = file->profiles[0];
+  int64_t portb = 0;
+  for (const SliceRoofline& r : p.roofline.per_slice) portb += r.portb;
+  ASSERT_GT(portb, 0);
+  char want[32];
+  std::snprintf(want, sizeof want, "%.1f%%", 100.0 * double(portb) / double(p.cycles));
+  EXPECT_EQ(Eval("document.getElementById('view-overview').querySelectorAll('.card')[2].querySelector('.v').textContent"), std::string("\"") + want + "\"");
+  EXPECT_EQ(Eval("(lens.setHash({view: 'timeline'}), document.getElementById('view-timeline').textContent.includes('No trace in this profile'))"), "true");
+  // lens summary: port-B busy from the counters, no made-up causes.
+  const std::string text = SummaryText(*file, path);
+  EXPECT_EQ(text.find("nothing in flight"), std::string::npos) << text;
+  EXPECT_NE(text.find(std::string("port-B busy     ") + want), std::string::npos) << text;
+}
+
+TEST_F(BrowserTest, AKeepFirstRunThatOverflowedShowsItsLoss) {
+  const std::string path = FixtureProfile("board-mlp8-keepfirst.otpuprof");
+  if (path.empty()) GTEST_SKIP() << "the fixture otpu_lens_keepfirst_profile_for_browser did not run";
+  StatusOr<ProfileFile> file = Read(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_TRUE(file->profiles[0].hwtrace.has_value());
+  ASSERT_FALSE(file->profiles[0].hwtrace->complete) << "mlp8 no longer overflows the trace buffer";
+  StatusOr<HtmlExportInfo> info = ExportHtml(path, PathOf("keepfirst.html"));
+  ASSERT_TRUE(info.ok()) << info.status().message();
+  ExpectSelftestPasses("file://" + PathOf("keepfirst.html"), 120);
+  EXPECT_EQ(Eval("(() => { const L = lens.app.m.loss; return !!L && L.cut === " + std::to_string(file->profiles[0].hwtrace->traced_to) +
+                 " + 1 && document.querySelector('#view-overview .loss-banner').textContent.includes('traced_to'); })()"),
+            "true");
+}
+
 // Profiles named by the build (the lens_browser_test target's LENS_PROFILES property, see
 // lens/app/CMakeLists.txt) or by LENS_BROWSER_PROFILES (paths separated by ':'): each gets the
 // self-test and screenshots, e.g. a board-model `hw` profile recorded by another test.
@@ -401,7 +556,10 @@ TEST_F(BrowserTest, SelftestPassesOnExtraProfiles) {
     const std::string name = "extra-" + fs::path(path).stem().string();
     StatusOr<HtmlExportInfo> info = ExportHtml(path, PathOf(name + ".html"));
     ASSERT_TRUE(info.ok()) << info.status().message();
-    ExpectSelftestPasses("file://" + PathOf(name + ".html"), 120);
+    StatusOr<ProfileFile> file = Read(path);
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    const bool counters_only = file->profiles[0].instrs.empty();
+    ExpectSelftestPasses("file://" + PathOf(name + ".html"), 120, counters_only ? 20 : 50);
     Screenshots(name);
   }
 }

@@ -143,7 +143,8 @@ int Diff(const std::string& prog, const std::vector<std::string>& args) {
 int Html(const std::string& prog, const std::vector<std::string>& args) {
   po::options_description opts(prog + " html options");
   opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")(
-      "out,o", po::value<std::string>(), "page to write");
+      "out,o", po::value<std::string>(), "page to write")(
+      "baseline", po::value<std::string>(), "a second profile file to compare against");
   po::positional_options_description pos;
   pos.add("file", -1);
   po::variables_map vm;
@@ -152,7 +153,8 @@ int Html(const std::string& prog, const std::vector<std::string>& args) {
     return kExitUsage;
   if (!vm.count("out")) return Fail(kExitUsage, prog + " html: missing -o OUT (the page to write)");
   const std::string out = vm["out"].as<std::string>();
-  StatusOr<HtmlExportInfo> info = ExportHtml(path, out);
+  StatusOr<HtmlExportInfo> info =
+      ExportHtml(path, out, vm.count("baseline") ? vm["baseline"].as<std::string>() : "");
   if (!info.ok()) {
     return Fail(info.status().code() == StatusCode::kDataLoss ? kExitBadFile : kExitFailure,
                 prog + " html: " + info.status().message());
@@ -167,7 +169,8 @@ int Open(const std::string& prog, const std::vector<std::string>& args) {
   po::options_description opts(prog + " open options");
   opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")(
       "port", po::value<int>()->default_value(0), "port on 127.0.0.1 (0: any free one)")(
-      "no-browser", po::bool_switch(), "do not open a browser");
+      "no-browser", po::bool_switch(), "do not open a browser")(
+      "baseline", po::value<std::string>(), "a second profile file to compare against");
   po::positional_options_description pos;
   pos.add("file", -1);
   po::variables_map vm;
@@ -180,10 +183,28 @@ int Open(const std::string& prog, const std::vector<std::string>& args) {
                                 ": expected 0 (any free port) to 65535");
   }
   int code = kExitOk;
-  if (!path.empty() && !ReadFor(prog, "open", path, &code))
+  std::optional<ProfileFile> file;
+  if (!path.empty() && !(file = ReadFor(prog, "open", path, &code)))
     return code;  // a bad file fails here, not in the page
+  std::string page(AppPage());
+  if (file) {
+    // The kernel sources' text for the Source view, read once here like the baseline.
+    StatusOr<std::string> with_code = EmbedCode(page, SourceFilesJson(*file));
+    if (with_code.ok()) page = std::move(with_code).value();
+  }
+  if (vm.count("baseline")) {
+    // The baseline is embedded in the page (read once, here); the profile is served at /profile.
+    const std::string base = vm["baseline"].as<std::string>();
+    StatusOr<std::string> bytes = ReadCheckedGzip(base, nullptr);
+    if (bytes.ok()) bytes = EmbedBaseline(page, *bytes, std::filesystem::path(base).filename().string());
+    if (!bytes.ok()) {
+      return Fail(bytes.status().code() == StatusCode::kDataLoss ? kExitBadFile : kExitFailure,
+                  prog + " open: --baseline " + bytes.status().message());
+    }
+    page = std::move(bytes).value();
+  }
   StatusOr<std::unique_ptr<AppServer>> server = AppServer::Create(
-      std::string(AppPage()), path.empty() ? "" : std::filesystem::absolute(path).string(), port);
+      std::move(page), path.empty() ? "" : std::filesystem::absolute(path).string(), port);
   if (!server.ok()) return Fail(kExitFailure, prog + " open: " + server.status().message());
   std::printf("Lens is serving %s at %s (Ctrl-C to stop)\n",
               path.empty() ? "no profile" : path.c_str(), (*server)->Url().c_str());

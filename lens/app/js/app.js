@@ -1,7 +1,7 @@
 // The page: header (profile selector, view tabs, open file), loading and error messages, the URL
 // hash (view, t, profile, pin, range, filter) and keyboard shortcuts.
 
-const kViews = [OverviewView, CyclesView, TimelineView, FloorplanView, InstructionsView, SourceView];
+const kViews = [OverviewView, CyclesView, TimelineView, FloorplanView, InstructionsView, SourceView, ProgramView];
 
 const app = {
   doc: null, name: '', models: [], m: null, view: null, params: {},
@@ -22,7 +22,7 @@ function parseHash() {
 // Updates hash parameters (null removes one); `push` adds a history entry; `apply` re-renders.
 function setHash(updates, push = false, apply = true) {
   const p = Object.assign(parseHash(), updates);
-  const order = ['selftest', 'profile', 'view', 't', 'pin', 'range', 'filter'];
+  const order = ['selftest', 'profile', 'base', 'compare', 'view', 't', 'pin', 'range', 'sel', 'find', 'filter'];
   const keys = Object.keys(p).filter((k) => p[k] !== null && p[k] !== undefined)
     .sort((a, b) => ((order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99)));
   const text = '#' + keys.map((k) => (p[k] === '' ? encodeURIComponent(k) : encodeURIComponent(k) + '=' + encodeURIComponent(p[k]))).join('&');
@@ -48,10 +48,20 @@ function modelOf(pi) {
   return m;
 }
 
+// The profile `profile=` names in a file of `count` profiles: out-of-range or malformed indices
+// fall back to the first profile ({pi, bad}).
+function profileIndex(text, count) {
+  if (text === undefined || text === '') return { pi: 0, bad: false };
+  const want = Number(text);
+  const ok = Number.isInteger(want) && want >= 0 && want < count;
+  return { pi: ok ? want : 0, bad: !ok };
+}
+
 function applyHash() {
   const params = app.params = parseHash();
   if (!app.doc) return;
-  const pi = Math.max(0, Math.min(app.doc.profiles.length - 1, parseInt(params.profile, 10) || 0));
+  const count = app.doc.profiles.length;
+  const { pi, bad } = profileIndex(params.profile, count);
   byId('profile-select').value = String(pi);
   let m;
   try {
@@ -64,13 +74,20 @@ function applyHash() {
     showProgress(app.name, 'indexing', 0, 'profile ' + pi);
     return;
   }
-  if (app.error || app.showingProgress) {
+  if (app.error || app.showingProgress || app.badProfile) {
     showMessage('', '');
     app.error = null;
     app.showingProgress = false;
+    app.badProfile = false;
+  }
+  if (bad) {
+    showMessage('info', 'profile=' + params.profile + ': this file has ' + count + ' profile' + (count === 1 ? '' : 's') +
+      ' (0–' + (count - 1) + '); showing profile 0.');
+    app.badProfile = true;
   }
   byId('views').hidden = false;
   byId('profile-info').textContent = app.name + ' · ' + m.kind + ' · ' + fmtInt(m.n) + ' instructions';
+  byId('profile-info').title = byId('profile-info').textContent;
   const view = kViews.find((v) => v.key === params.view) || kViews[0];
   if (app.view !== view || app.m !== m) {
     if (app.view && app.view.hide) app.view.hide();
@@ -81,7 +98,17 @@ function applyHash() {
   for (const v of kViews) v.el.hidden = v !== view;
   byId('tabs').querySelectorAll('a').forEach((a) => a.classList.toggle('active', a.dataset.view === view.key));
   document.title = 'Lens · ' + m.name + ' · ' + view.title;
+  // A view that needs a trace says so plainly on a counters-only profile, instead of an empty frame.
+  const noTrace = !!view.needsTrace && !m.hasTrace;
+  view.el.classList.toggle('no-trace', noTrace);
+  view.noTraceEl.innerHTML = '';
+  if (noTrace) {
+    view.noTraceEl.append(h('h2', {}, view.title), noTraceNote(m, 'The ' + view.title.toLowerCase() + ' view needs the instructions of a trace; the overview and the program show what this profile has.'));
+    showCompareInfo();
+    return;
+  }
   view.render(m, params);
+  showCompareInfo();
 }
 
 // The loading message: file, stage and a progress bar (stages share the bar in this order).
@@ -123,7 +150,8 @@ function openBytes(bytes, name) {
     if (shown) app.timing.ready_ms = performance.now() - app.timing.start_ms;
     resolveShown(shown);
   };
-  const current = () => Math.max(0, parseInt(parseHash().profile, 10) || 0);
+  // The profile the hash names, clamped as applyHash does once the file's profiles are known.
+  const current = () => (app.doc ? profileIndex(parseHash().profile, app.doc.profiles.length).pi : Math.max(0, parseInt(parseHash().profile, 10) || 0));
   // `loader=page` in the hash loads on the page's thread, as a browser without workers does.
   const load = app.load = loadProfileBytes(bytes, name, current(), parseHash().loader === 'page', {
     progress: (msg) => { if (!app.doc || !app.models[current()]) showProgress(name, msg.stage, msg.fraction); },
@@ -139,11 +167,18 @@ function openBytes(bytes, name) {
       app.models[msg.pi] = msg.model;
       app.timing.model_ms = (app.timing.model_ms || 0) + msg.model.buildMs;
       if (!app.timing.model_steps) app.timing.model_steps = msg.model.buildSteps;
-      if (msg.pi === Math.min(current(), app.doc.profiles.length - 1)) { applyHash(); settle(true); }
+      if (msg.pi === current()) {
+        // When the first model arrived and how long its first view took to render (the bench).
+        const t0 = performance.now();
+        app.timing.model_at_ms = Math.round(t0 - app.timing.start_ms);
+        applyHash();
+        app.timing.render_ms = Math.round(performance.now() - t0);
+        settle(true);
+      }
     },
     'model-error': (msg) => {
       app.models[msg.pi] = { error: msg.message };
-      if (msg.pi === Math.min(current(), app.doc.profiles.length - 1)) { applyHash(); settle(false); }
+      if (msg.pi === current()) { applyHash(); settle(false); }
     },
     error: (msg) => {
       if (msg.internal) console.error(msg.message);
@@ -185,12 +220,21 @@ function setupChrome() {
     byId('views').append(sec);
     v.mount(sec);
     v.el = sec;
+    v.noTraceEl = h('div', { class: 'notrace-slot' });
+    sec.prepend(v.noTraceEl);
     nav.append(h('a', { href: '#view=' + v.key, 'data-view': v.key, title: v.title + ' (' + (k + 1) + ')',
       onclick: (e) => { e.preventDefault(); setHash({ view: v.key }, true); } }, v.title));
   });
   byId('profile-select').addEventListener('change', (e) => setHash({ profile: e.target.value, pin: null, range: null, t: null }, true));
   byId('open-file').addEventListener('click', () => byId('file-input').click());
   byId('file-input').addEventListener('change', (e) => { if (e.target.files[0]) openFileObject(e.target.files[0]); });
+  byId('open-baseline').addEventListener('click', () => byId('baseline-input').click());
+  byId('baseline-input').addEventListener('change', async (e) => {
+    const f = e.target.files[0];
+    if (!f) return;
+    setHash({ base: null, compare: null }, false, false);
+    app.baseLoaded = openBaseline(new Uint8Array(await f.arrayBuffer()), f.name);
+  });
   let depth = 0;
   window.addEventListener('dragenter', (e) => { e.preventDefault(); depth++; byId('drop-hint').hidden = false; });
   window.addEventListener('dragleave', () => { if (--depth <= 0) { depth = 0; byId('drop-hint').hidden = true; } });
@@ -206,7 +250,7 @@ function setupChrome() {
   window.addEventListener('keydown', (e) => {
     if (e.target.closest && e.target.closest('input, select, textarea')) return;
     if (e.ctrlKey || e.metaKey || e.altKey || !app.m) return;
-    const k = '123456'.indexOf(e.key);
+    const k = '1234567'.indexOf(e.key);
     if (k >= 0 && kViews[k]) { setHash({ view: kViews[k].key }, true); e.preventDefault(); return; }
     if (app.view && app.view.onKey && app.view.onKey(e)) e.preventDefault();
   });
@@ -236,10 +280,21 @@ async function main() {
     const shown = openBytes(src.bytes, src.name);
     watchStalls(shown);
     await shown;
+    // The compare view's baseline (`--baseline`), after the profile is on screen.
+    let base = null;
+    try {
+      base = embeddedBaseline();
+    } catch (e) {
+      compare.name = 'baseline';
+      compare.error = e.message;
+      showCompareInfo();
+    }
+    if (base) app.baseLoaded = openBaseline(base.bytes, base.name);
   } else if (!app.error) welcome();
   document.body.dataset.ready = app.doc && !app.error ? 'profile' : (app.error ? 'error' : 'empty');
   if ('selftest' in parseHash()) {
     await app.loaded;
+    if (app.baseLoaded) await app.baseLoaded;
     await runSelftest();
   }
 }
@@ -248,7 +303,7 @@ if (typeof document === 'undefined') {
   workerMain();
 } else {
   // For the browser test: the app's state, the analysis it shares with `lens summary`, and the parser.
-  window.lens = { app, summary: (pi) => summaryOf(modelOf(pi || 0)), setHash,
+  window.lens = { app, compare, compareOf, depsOf, summary: (pi) => summaryOf(modelOf(pi || 0)), setHash,
     parse: (text, name) => parseProfileJson(new TextEncoder().encode(text), name || 'test.json') };
   main().catch((e) => { showError(e); document.body.dataset.ready = 'error'; });
 }

@@ -5,7 +5,7 @@ const CyclesView = {
   key: 'cycles', title: 'Where the cycles went',
   mount(el) {
     this.el = el;
-    window.addEventListener('resize', () => { if (!el.hidden && this.m) this.drawChart(); });
+    window.addEventListener('resize', () => { if (!el.hidden && this.m && this.canvas) this.drawChart(); });
   },
   render(m) {
     this.m = m;
@@ -13,18 +13,43 @@ const CyclesView = {
     el.innerHTML = '';
     const idle = m.attr.all - tot.stream;
     el.append(h('h2', {}, 'Where the cycles went'));
+    const banner = lossBanner(m);
+    if (banner) el.append(banner);
+    if (!m.hasTrace) {
+      // Counters only: port B's busy cycles are known, the causes of its idle ones are not.
+      const busy = Math.min(m.cycles, m.portTransfers.b);
+      el.append(noTraceNote(m, 'Its idle port-B cycles cannot be given to causes without counter windows or instructions.'));
+      el.append(h('table', { class: 'plain', id: 'cycles-table', style: { maxWidth: '980px' } },
+        h('tr', {}, h('th', { class: 'l' }, 'port B'), h('th', {}, 'cycles'), h('th', {}, 'share'), h('th', { class: 'l' }, 'from')),
+        h('tr', {}, h('td', { class: 'l' }, 'streaming'), h('td', {}, fmtInt(busy)), h('td', {}, fmtPct(busy / Math.max(1, m.cycles))), h('td', { class: 'l muted' }, 'the card\'s port-B transfer counters (B_RD + B_WR)')),
+        h('tr', {}, h('td', { class: 'l' }, 'idle, cause not recorded'), h('td', {}, fmtInt(m.cycles - busy)), h('td', {}, fmtPct((m.cycles - busy) / Math.max(1, m.cycles))), h('td', { class: 'l muted' }, 'no trace')),
+        h('tr', {}, h('th', { class: 'l' }, 'total'), h('th', {}, fmtInt(m.cycles)), h('th', {}, '100%'), h('th', {}))));
+      this.canvas = null;
+      return;
+    }
     el.append(h('p', {}, 'Every one of the ' + fmtInt(m.cycles) + ' cycles of DRAM port B either moved a chunk or was idle. ' +
       'Port B streamed in ' + fmtPct(tot.stream / all) + ' of them; the ' + fmtInt(idle) + ' idle cycles are given, window by window ' +
       '(' + fmtInt(m.windows.n) + ' counter windows), to the first cause in this order that had cycles in that window.'));
+    // With a baseline (compare view): its split as a second bar and Δ cycles per cause.
+    const cmp = compareOf(m), bt = cmp && cmp.b.hasTrace ? cmp.b.attr.totals : null;
     el.append(causeBar(m.attr.totals, all, 'cycles-bar'));
+    if (bt) {
+      el.append(h('p', { class: 'muted', style: { margin: '6px 0 2px' } }, 'Baseline (' + compare.name + ', ' + fmtInt(cmp.b.cycles) + ' cycles; bar to scale with this run):'));
+      const bar = causeBar(bt, Math.max(all, cmp.b.attr.all), 'cycles-bar-base');
+      bar.style.width = Math.min(100, 100 * Math.max(1, cmp.b.attr.all) / Math.max(all, cmp.b.attr.all)) + '%';
+      el.append(bar);
+    }
     el.append(h('div', { class: 'legend' }, kCauses.map((k) => h('span', {}, h('span', { class: 'swatch', style: { background: k.color } }), k.label))));
-    el.append(h('table', { class: 'plain', id: 'cycles-table', style: { maxWidth: '980px' } },
-      h('tr', {}, h('th', { class: 'l' }, 'port B'), h('th', {}, 'cycles'), h('th', {}, 'share'), h('th', { class: 'l' }, 'meaning')),
-      kCauses.map((k) => h('tr', {},
+    el.append(h('table', { class: 'plain', id: 'cycles-table', style: { maxWidth: '1180px' } },
+      h('tr', {}, h('th', { class: 'l' }, 'port B'), h('th', {}, 'cycles'), h('th', {}, 'share'),
+        bt ? [h('th', {}, 'baseline'), h('th', {}, 'Δ cycles')] : null, h('th', { class: 'l' }, 'meaning')),
+      kCauses.map((k) => h('tr', { 'data-cause': k.key },
         h('td', { class: 'l' }, h('span', { class: 'swatch', style: { background: k.color } }), k.label),
         h('td', {}, fmtInt(tot[k.key])), h('td', {}, fmtPct(tot[k.key] / all)),
+        bt ? [h('td', {}, fmtInt(bt[k.key])), deltaCell(tot[k.key] - bt[k.key], k.key !== 'stream')] : null,
         h('td', { class: 'l muted' }, k.desc))),
-      h('tr', {}, h('th', { class: 'l' }, 'total'), h('th', {}, fmtInt(m.attr.all)), h('th', {}, '100%'), h('th', {}))));
+      h('tr', {}, h('th', { class: 'l' }, 'total'), h('th', {}, fmtInt(m.attr.all)), h('th', {}, '100%'),
+        bt ? [h('th', {}, fmtInt(cmp.b.attr.all)), deltaCell(m.attr.all - cmp.b.attr.all)] : null, h('th', {}))));
     el.append(h('h3', {}, 'Over time'),
       h('p', { class: 'muted' }, 'Share of each window\'s cycles by cause. Click to open the timeline at that cycle.'));
     this.canvas = h('canvas', { id: 'cycles-canvas' });
@@ -44,6 +69,7 @@ const CyclesView = {
     return (x - g.L) / (g.W - g.L - g.R) * this.m.cycles;
   },
   drawChart() {
+    if (!this.canvas) return;
     const m = this.m, g = this.geom();
     const ctx = setupCanvas(this.canvas, g.W, g.H);
     const pw = g.W - g.L - g.R, ph = g.H - g.T - g.B;

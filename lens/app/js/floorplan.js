@@ -4,6 +4,7 @@
 // continuous or an instruction-by-instruction mode; hover cards explain each element live.
 
 const FloorplanView = {
+  needsTrace: true,
   key: 'floorplan', title: 'Floorplan',
   mount(el) {
     this.el = el;
@@ -64,7 +65,8 @@ const FloorplanView = {
       p.push(`<g data-g="${key}"><rect class="el" data-el="${key}" x="${x}" y="${y}" width="${w}" height="${hh}" rx="6" fill="#E6E8EC" stroke="#7a8291" stroke-width="1.2"/>` +
         `<text x="${x + 10}" y="${y + 19}" font-size="14" font-weight="600">${esc(title)}</text>` +
         (sub ? `<text x="${x + 10}" y="${y + 36}" font-size="11.5">${esc(sub)}</text>` : '') +
-        `<text data-line="${key}" x="${flat ? x + w - 10 : x + 10}" y="${flat ? y + 19 : y + hh - 10}" text-anchor="${flat ? 'end' : 'start'}" font-size="12.5"></text></g>`);
+        // The FIFO's level line sits under its title, above the fill bar (which grows from the bottom).
+        `<text data-line="${key}" x="${flat ? x + w - 10 : x + 10}" y="${flat ? y + 19 : key === 'fifo' ? y + 38 : y + hh - 10}" text-anchor="${flat ? 'end' : 'start'}" font-size="${key === 'fifo' ? 11 : 12.5}"></text></g>`);
     };
     const path = (key, d) => p.push(`<path class="el fp-path" data-el="${key}" d="${d}" fill="none" stroke="#cfd4db" stroke-width="2.5" marker-end="url(#arrow)"/>`);
     p.push('<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#5d6575"/></marker></defs>');
@@ -153,7 +155,7 @@ const FloorplanView = {
       const mark = this.marks.get(key);
       if (mark) mark.textContent = kStates[info.state].mark;
       if (key === 'fifo') {
-        const f = this.box.querySelector('[data-fill="fifo"]'), hh = 110 * (info.level || 0);
+        const f = this.box.querySelector('[data-fill="fifo"]'), hh = 94 * Math.min(1, info.level || 0);
         f.setAttribute('y', 340 - hh); f.setAttribute('height', hh);
       }
     }

@@ -25,7 +25,8 @@ function machineAt(m, t) {
         if (j < 0 || m.unit[j] !== u) continue;
         const ph = phaseAt(m, j, t);
         if (ph === 'dep') { state = 'dep'; i = j; break; }
-        if (ph === 'queued' && state !== 'dep') { state = 'queued'; i = j; }
+        // Ready but not started while its unit is free: issuing, not queued behind anything.
+        if (ph === 'queued' && state !== 'dep') { state = 'ready'; i = j; }
       }
     }
     return { name, state, i, running: run };
@@ -136,7 +137,8 @@ function elementInfo(m, s, key) {
   if ((g = /^slot(\d+)$/.exec(key))) {
     const i = s.occupants[+g[1]];
     const ph = i >= 0 ? phaseAt(m, i, s.t) : 'idle';
-    const state = { dep: 'dep', queued: 'queued', busy: 'busy' }[ph] || 'idle';
+    let state = { dep: 'dep', queued: 'queued', busy: 'busy' }[ph] || 'idle';
+    if (state === 'queued' && runningAt(m, m.unit[i], s.t).length === 0) state = 'ready';
     return { title: 'Sequencer window slot ' + g[1], desc: 'an instruction holds a slot from dispatch until it ends',
       state, line: i >= 0 ? m.names[m.nameId[i]] + ' pc ' + m.pc[i] : '',
       rows: [st(state), instr(i), ...(i >= 0 ? [['unit', m.units[m.unit[i]]], ['phase', phaseLabel(m, i, s.t)]] : [])] };

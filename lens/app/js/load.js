@@ -4,9 +4,10 @@
 
 class LoadError extends Error {}
 
-// Bytes of the profile embedded by `lens html` (base64 of the gzip bytes), or null.
-function embeddedBytes() {
-  const tag = byId('lens-data');
+// Bytes of the profile embedded by `lens html` (base64 of the gzip bytes) in element `id`
+// (lens-data, or lens-baseline for the compare view's baseline), or null.
+function embeddedBytes(id = 'lens-data') {
+  const tag = byId(id);
   const text = tag ? tag.textContent.trim() : '';
   if (!text || text.startsWith('<!' + '--')) return null;  // the unreplaced marker
   try {
@@ -16,7 +17,7 @@ function embeddedBytes() {
     for (let i = 0; i < bin.length; ++i) bytes[i] = bin.charCodeAt(i);
     return bytes;
   } catch (e) {
-    throw new LoadError('embedded profile: the page\'s base64 data is damaged (' + e.message + ')');
+    throw new LoadError((id === 'lens-data' ? 'embedded profile' : 'embedded baseline') + ': the page\'s base64 data is damaged (' + e.message + ')');
   }
 }
 

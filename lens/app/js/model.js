@@ -30,18 +30,31 @@ function buildModel(doc, pi) {
   };
   const slice0 = (p.slices && p.slices[0]) || {};
   m.ports = Object.assign({ bmxu: 0, bdma: 0, amxu: 0, aq: 0, c: m.cycles }, slice0.ports || {});
+  // The roofline's port transfers (SPEC 6): the slice with the largest bound in per_slice, else
+  // the slice's port counters. Board profiles have only these (their bmxu/bdma stay 0).
+  const per = (p.roofline && Array.isArray(p.roofline.per_slice)) ? p.roofline.per_slice.filter((x) => x && typeof x === 'object') : [];
+  let best = null;
+  for (const x of per) if (!best || num(x.bound, 0) > num(best.bound, 0)) best = x;
+  m.portTransfers = best ? { b: num(best.portb, 0), a: num(best.porta, 0) }
+    : { b: m.ports.bmxu + m.ports.bdma, a: m.ports.amxu + m.ports.aq };
+  // What the trace kept (hw): the cut, the ring's start, instructions without an end.
+  m.hasTrace = (p.instrs && p.instrs.n > 0) || !!(slice0.buckets && slice0.buckets.c && slice0.buckets.c.length);
   m.lose = m.units.map((_, u) => num(slice0.lose && slice0.lose[u], 0));
   const timing = {};
   const step = (key, f) => { const t = performance.now(); f(); timing[key] = Math.round(performance.now() - t); };
   step('columns', () => adoptColumns(m, p.instrs || emptyInstrColumns(), pi));
   m.busy = m.units.map((_, u) => num(slice0.busy && slice0.busy[u], NaN));
+  // A counters-only profile from a card without busy counters (register map 1) has no unit busy.
+  m.busyCounted = m.n > 0 || (Array.isArray(slice0.busy) && slice0.busy.length > 0);
   let unions;
   step('lanes', () => { unions = buildLanes(m); });
   step('slots', () => buildSlots(m));
   step('windows', () => buildWindows(m, slice0.buckets, unions));
   m.busy = m.busy.map((b, u) => (Number.isFinite(b) ? b : m.unitBusyTotal[u]));
   step('attribution', () => buildAttribution(m));
+  step('exclusive', () => buildExclusive(m));
   step('aggregates', () => buildAggregates(m));
+  buildTraceLoss(m);
   m.buildMs = performance.now() - t0;
   m.buildSteps = timing;
   return m;
@@ -84,6 +97,107 @@ function adoptColumns(m, I, pi) {
   // Otherwise rows sorted by idx, for rowOf's binary search.
   m.rowsByIdx = idxIsRow ? null : sortIndices(iota(n), (i) => m.idx[i]);
   m.idxSorted = idxIsRow ? null : Float64Array.from(m.rowsByIdx, (i) => m.idx[i]);
+}
+
+// Every cycle given to the oldest instruction in flight (lowest idx; in flight from its start to
+// its end), as the findings do (lens/notes.cc): m.excl[i] is instruction i's exclusive cycles,
+// m.exclIdle the cycles with nothing in flight; together they add up to the run's cycles.
+function buildExclusive(m) {
+  const n = m.n, excl = m.excl = new Float64Array(n);
+  // A binary min-heap of rows keyed by idx.
+  const heap = new Int32Array(n);
+  let size = 0;
+  const key = (k) => m.idx[heap[k]];
+  const push = (i) => {
+    let k = size++;
+    heap[k] = i;
+    while (k > 0) {
+      const up = (k - 1) >> 1;
+      if (key(up) <= key(k)) break;
+      const t = heap[up]; heap[up] = heap[k]; heap[k] = t; k = up;
+    }
+  };
+  const pop = () => {
+    heap[0] = heap[--size];
+    let k = 0;
+    for (;;) {
+      const l = 2 * k + 1, r = l + 1;
+      let s = k;
+      if (l < size && key(l) < key(s)) s = l;
+      if (r < size && key(r) < key(s)) s = r;
+      if (s === k) break;
+      const t = heap[s]; heap[s] = heap[k]; heap[k] = t; k = s;
+    }
+  };
+  const order = m.byStart;
+  let next = 0, t = n ? m.s[order[0]] : 0, busy = 0;
+  for (;;) {
+    while (next < n && m.s[order[next]] <= t) { const i = order[next++]; if (m.e[i] > m.s[i]) push(i); }
+    while (size && m.e[heap[0]] <= t) pop();
+    if (!size) {
+      if (next >= n) break;
+      t = m.s[order[next]];
+      continue;
+    }
+    let until = m.e[heap[0]];
+    if (next < n) until = Math.min(until, m.s[order[next]]);
+    excl[heap[0]] += until - t;
+    busy += until - t;
+    t = until;
+  }
+  m.exclIdle = Math.max(0, m.cycles - busy);
+}
+
+// Trace loss of an `hw` profile: {incomplete, cut (last traced cycle, when events after it are
+// lost), from (the first traced cycle when the ring overwrote earlier ones), open (instructions
+// without an end)}, or null for a complete trace.
+function buildTraceLoss(m) {
+  const t = m.hwtrace;
+  let open = 0;
+  for (let i = 0; i < m.n; ++i) if (m.end[i] < 0 && m.start[i] >= 0) open++;
+  m.openCount = open;
+  if (!t || typeof t !== 'object') { m.loss = null; return; }
+  const incomplete = t.complete === false || num(t.drop, 0) > 0 || num(t.lost, 0) > 0 || !!t.wrapped || num(t.open_at_end, 0) > 0;
+  if (!incomplete) { m.loss = null; return; }
+  let from = 0;
+  if (t.wrapped) {
+    from = Infinity;
+    for (let i = 0; i < m.n; ++i) {
+      for (const v of [m.dispatch[i], m.ready[i], m.start[i], m.end[i]]) if (v >= 0 && v < from) from = v;
+    }
+    if (!Number.isFinite(from)) from = 0;
+  }
+  const tracedTo = num(t.traced_to, -1);
+  m.loss = {
+    cut: tracedTo >= 0 && tracedTo < m.cycles - 1 ? tracedTo + 1 : null, from,
+    wrapped: !!t.wrapped, drop: num(t.drop, 0), lost: num(t.lost, 0), keep: String(t.keep || ''),
+    openAtEnd: num(t.open_at_end, open), tracedTo, count: num(t.count, 0), records: num(t.records, 0), depth: num(t.depth, 0),
+  };
+}
+
+// The scoreboard dependency each instruction waited on last: an instruction's `ready` is the
+// cycle its last dependency cleared, which is the `end` of the older instruction that produced
+// it, so the producer is the youngest older instruction whose end equals its ready (every wait in
+// the recorded profiles has exactly one). depsOf(m)[i] is that row, or -1 (no wait, or none
+// found, e.g. in a cut trace). Computed on first use in the page (the timeline), not while loading.
+function depsOf(m) {
+  if (m.deps) return m.deps;
+  const deps = m.deps = new Int32Array(m.n).fill(-1), lastByEnd = new Map();
+  for (const i of rowsInIdxOrder(m)) {
+    if (m.ready[i] > m.dispatch[i] && m.dispatch[i] >= 0) {
+      const p = lastByEnd.get(m.ready[i]);
+      if (p !== undefined) deps[i] = p;
+    }
+    if (m.end[i] >= 0) lastByEnd.set(m.end[i], i);
+  }
+  return deps;
+}
+
+// Rows that waited on row p (its consumers), from depsOf.
+function consumersOf(m, p) {
+  const deps = depsOf(m), out = [];
+  for (let i = 0; i < m.n; ++i) if (deps[i] === p) out.push(i);
+  return out;
 }
 
 // The row of the instruction with index `idx`, or undefined.
@@ -156,8 +270,16 @@ function makeLane(m, idx, bins) {
     maxWait = Math.max(maxWait, m.s[i] - m.ds[i]);
   }
   const lane = { idx, ls, le, pre, maxWait, cum: new Float64Array(bins + 1) };
-  // cum[b] = busy cycles of this lane before cycle b * binCycles.
-  for (let b = 1; b <= bins; ++b) lane.cum[b] = laneBusyBefore(m, lane, b * m.binCycles);
+  // cum[b] = busy cycles of this lane before cycle b * binCycles (laneBusyBefore), in one merge
+  // of the bins with the starts rather than a binary search per bin.
+  let j = 0;
+  for (let b = 1; b <= bins; ++b) {
+    const x = b * m.binCycles;
+    while (j < k && ls[j] < x) ++j;
+    if (j === 0) continue;
+    const last = idx[j - 1];
+    lane.cum[b] = pre[j - 1] + Math.min(m.e[last], x) - m.s[last];
+  }
   return lane;
 }
 

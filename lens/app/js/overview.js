@@ -4,34 +4,42 @@
 const OverviewView = {
   key: 'overview', title: 'Overview',
   mount(el) { this.el = el; },
-  render(m) {
+  render(m, params) {
     const el = this.el;
     el.innerHTML = '';
-    const portB = m.ports.bmxu + m.ports.bdma;
+    const portB = m.portTransfers.b;
     const macsPerCycle = m.cycles ? m.macs / m.cycles : 0;
     const card = (k, v, s, title) => h('div', { class: 'card', title }, h('div', { class: 'k' }, k), h('div', { class: 'v' }, v), h('div', { class: 's' }, s));
     el.append(h('h2', {}, m.name, ' ', h('span', { class: 'muted' }, '(' + m.kind + ' profile)')));
+    const banner = lossBanner(m);
+    if (banner) el.append(banner);
+    if (!m.hasTrace) el.append(noTraceNote(m, 'This view shows what the card counted; the timeline, floorplan and tables need a trace.'));
     el.append(h('div', { class: 'cards' },
       card('Cycles', fmtInt(m.cycles), fmtTime(m.cycles, m.clock) + ' at ' + fmtNum(m.clock, 0) + ' MHz'),
       card('Roofline efficiency', fmtPct(m.roofline.efficiency), 'bound ' + fmtInt(m.roofline.bound) + ' cycles (busier DRAM port)',
            'bound / cycles: 100% means the busier DRAM port never idled'),
       card('Port-B busy', fmtPct(m.cycles ? portB / m.cycles : 0), fmtInt(portB) + ' chunks of ' + m.cfg.D + ' B',
            'share of cycles in which DRAM port B moved a chunk'),
-      card('MACs per cycle', fmtNum(macsPerCycle), 'of ' + fmtInt(m.peakMacs) + ' peak (' + fmtPct(m.peakMacs ? macsPerCycle / m.peakMacs : 0) + ')'),
-      card('Instructions', fmtInt(m.n), m.names.length + ' classes, ' + m.sourceRows.filter((s) => s.id >= 0).length + ' source lines'),
+      card('MACs per cycle', m.macs ? fmtNum(macsPerCycle) : '–', m.macs ? 'of ' + fmtInt(m.peakMacs) + ' peak (' + fmtPct(m.peakMacs ? macsPerCycle / m.peakMacs : 0) + ')' : 'not counted in this profile'),
+      card('Instructions', m.hasTrace ? fmtInt(m.n) : '–', m.hasTrace ? m.names.length + ' classes, ' + m.sourceRows.filter((s) => s.id >= 0).length + ' source lines' : 'no trace'),
       card('DRAM traffic', fmtShort(m.bytes) + 'B', fmtNum(m.cycles ? m.bytes / m.cycles : 0) + ' B/cycle of ' + m.peakBytes + ' peak'),
     ));
     const cfg = m.cfg;
     el.append(h('p', { class: 'muted' }, 'Configuration: D ' + cfg.D + ', MCOLS ' + cfg.MCOLS + ', LANES ' + cfg.LANES +
       ', WIN ' + cfg.WIN + ', FIFO ' + cfg.FIFO_DEPTH + ', DRAM model ' + cfg.MEM +
-      (m.windows.synthesized ? ' · no counter windows in this profile: rebuilt from the instructions' : '')));
+      (m.windows.synthesized && m.hasTrace ? ' · no counter windows in this profile: rebuilt from the instructions' : '')));
+    const cmp = compareOf(m);
+    if (cmp) el.append(compareSection(m, cmp));
     const left = h('div'), right = h('div');
     el.append(h('div', { class: 'grid2' }, left, right));
     left.append(h('h3', {}, 'Findings'), this.notes(m));
     left.append(h('h3', {}, 'Unit utilisation'), this.units(m));
     if (m.hwtrace || m.board) left.append(h('h3', {}, 'Card'), this.card(m));
     right.append(h('h3', {}, 'Roofline'), rooflineChart(m));
-    el.append(h('h3', {}, 'Instruction classes'), this.classes(m));
+    if (m.hasTrace) {
+      el.append(h('h3', {}, 'Instruction classes'), h('p', { class: 'muted' }, 'Exclusive cycles give every cycle to the oldest instruction in flight, as the findings do, so they add up to the run. ' +
+        'Busy and wait columns are sums over instructions, which can overlap. Click a column to sort.'), this.classes(m, params));
+    }
   },
   notes(m) {
     if (!m.notes.length) return h('p', { class: 'muted' }, 'No findings in this profile.');
@@ -40,6 +48,7 @@ const OverviewView = {
       h('li', { class: n.level }, h('span', { class: 'badge' }, sym[n.level] || n.level), String(n.text))));
   },
   units(m) {
+    if (!m.busyCounted) return h('p', { class: 'muted', id: 'units-not-counted' }, 'Unit busy cycles are not counted in this profile (the card has no busy counters and no trace).');
     const rows = m.units.map((name, u) => {
       const busy = m.busy[u] || 0, frac = m.cycles ? busy / m.cycles : 0;
       if (!busy && !m.lanes[u].length && name === 'COLL') return null;
@@ -67,41 +76,99 @@ const OverviewView = {
     }
     return h('table', { class: 'plain' }, rows.map(([k, v]) => h('tr', {}, h('td', { class: 'l' }, k), h('td', {}, v))));
   },
-  classes(m) {
-    const cols = ['class', 'unit', 'count', 'busy', 'nominal work', 'waiting for deps', 'waiting for unit', 'port-B chunks', 'port-A words', 'DRAM bytes', 'MACs'];
-    const sorted = m.classes.slice().sort((a, b) => b.busy - a.busy);
-    return h('div', { style: { overflowX: 'auto' } }, h('table', { class: 'plain', id: 'class-table' },
-      h('tr', {}, cols.map((c, k) => h('th', { class: k < 2 ? 'l' : '' }, c))),
-      sorted.map((c) => h('tr', {},
-        h('td', { class: 'l mono' }, c.name),
-        h('td', { class: 'l' }, m.units[c.unit] || '?'),
-        h('td', {}, fmtInt(c.count)), h('td', {}, fmtInt(c.busy)), h('td', {}, fmtInt(c.work)),
-        h('td', {}, fmtInt(c.waitDep)), h('td', {}, fmtInt(c.waitUnit)),
-        h('td', {}, fmtInt(c.portB)), h('td', {}, fmtInt(c.portA)),
-        h('td', {}, fmtInt(c.portB * m.cfg.D + c.portA * 4)), h('td', {}, fmtInt(c.macs))))));
+  classes(m, params) {
+    const D = m.cfg.D;
+    const cols = [
+      ['class', (c) => c.name, 'l mono'], ['unit', (c) => m.units[c.unit] || '?', 'l'], ['count', (c) => c.count],
+      ['exclusive cycles', (c) => c.excl], ['share', (c) => c.excl / Math.max(1, m.cycles)],
+      ['busy (sum)', (c) => c.busy], ['nominal work (sum)', (c) => c.work], ['waiting for deps (sum)', (c) => c.waitDep],
+      ['waiting for unit (sum)', (c) => c.waitUnit], ['port-B chunks', (c) => c.portB], ['port-A words', (c) => c.portA],
+      ['DRAM bytes', (c) => c.portB * D + c.portA * 4], ['MACs', (c) => c.macs],
+    ];
+    if (this.sortOf !== m) { this.sortOf = m; this.classSort = { col: 3, desc: true }; }
+    const st = this.classSort;
+    const rows = m.classes.filter((c) => c.count > 0 || true).slice();
+    const key = cols[st.col][1];
+    rows.sort((a, b) => {
+      const x = key(a), y = key(b);
+      const r = typeof x === 'string' ? (x < y ? -1 : x > y ? 1 : 0) : x - y;
+      return st.desc ? -r : r;
+    });
+    const fmt = (k, v) => (k === 4 ? fmtPct(v) : typeof v === 'string' ? v : fmtInt(v));
+    const table = h('table', { class: 'plain', id: 'class-table' },
+      h('tr', {}, cols.map(([label, , cls], k) => h('th', { class: (cls || '').includes('l') ? 'l' : '', style: { cursor: 'pointer' },
+        'data-col': k, title: 'sort by ' + label, onclick: () => {
+          if (st.col === k) st.desc = !st.desc; else { st.col = k; st.desc = k > 1; }
+          const fresh = this.classes(m, params);
+          table.parentNode.replaceWith(fresh);
+        } }, label + (st.col === k ? (st.desc ? ' ▼' : ' ▲') : '')))),
+      rows.map((c) => h('tr', { 'data-class': c.name, class: params && params.cls === c.name ? 'sel' : '' },
+        cols.map(([, f, cls], k) => h('td', { class: cls || '' }, fmt(k, f(c)))))),
+      h('tr', { class: 'idle-row' }, h('td', { class: 'l' }, '(nothing in flight)'), h('td', {}), h('td', {}),
+        h('td', {}, fmtInt(m.exclIdle)), h('td', {}, fmtPct(m.exclIdle / Math.max(1, m.cycles))), cols.slice(5).map(() => h('td', {}))),
+      h('tr', {}, h('th', { class: 'l' }, 'total'), h('th', {}), h('th', {}, fmtInt(m.n)),
+        h('th', {}, fmtInt(m.classes.reduce((a, c) => a + c.excl, 0) + m.exclIdle)), h('th', {}, '100%'), cols.slice(5).map(() => h('th', {}))));
+    return h('div', { style: { overflowX: 'auto' } }, table);
   },
 };
 
-// Log-log roofline: operational intensity (MACs per DRAM byte) against MACs per cycle, with the
-// port-B and compute ceilings; the run and each class that does MACs as points.
+// The banner of an incomplete trace (hw): what was lost and where, or null.
+function lossBanner(m) {
+  const L = m.loss;
+  if (!L) return null;
+  const parts = [];
+  if (L.cut !== null) parts.push('the buffer (' + fmtInt(L.depth) + ' records, keep ' + (L.keep || 'first') + ') filled: the trace ends at cycle ' + fmtInt(L.tracedTo) + ' (traced_to) of ' + fmtInt(m.cycles) + '; later events are lost');
+  if (L.wrapped) parts.push('the ring wrapped: events before cycle ' + fmtInt(L.from) + ' were overwritten');
+  if (L.lost) parts.push(fmtInt(L.lost) + ' of ' + fmtInt(L.count) + ' records did not fit the buffer');
+  if (L.drop) parts.push(fmtInt(L.drop) + ' trace lines were dropped in the capture queue');
+  if (L.openAtEnd) parts.push(fmtInt(L.openAtEnd) + ' instruction' + (L.openAtEnd === 1 ? ' has' : 's have') + ' no end record (open_at_end), drawn open to the end');
+  return h('div', { class: 'loss-banner', role: 'alert' }, h('b', {}, '! Incomplete trace. '), parts.join('; ') + '. ',
+    'Counters and tables cover only what was traced; the timeline shades what is missing.');
+}
+
+// The notice a view shows for a counters-only profile (kind board: no trace buffer).
+function noTraceNote(m, what) {
+  return h('div', { class: 'notrace' }, h('b', {}, 'No trace in this profile. '),
+    'This ' + m.kind + ' profile holds the card\'s counters only (' + (m.kind === 'board' ? 'the bitstream has no trace buffer' : 'it has no instructions') +
+    '): ' + fmtInt(m.cycles) + ' cycles, ' + fmtInt(m.portTransfers.b) + ' port-B chunks, ' + fmtInt(m.portTransfers.a) + ' port-A words. ' + what);
+}
+
+// Log-log roofline: operational intensity (MACs per DRAM byte of a port) against MACs per cycle.
+// Each DRAM port is its own roof with its own intensity (port B: D bytes a cycle, port A: one
+// 32-bit word a cycle; SPEC 6), so the run is two points at the same height, one under each
+// roof; the compute ceiling is D·MCOLS. The chart's figure, the run against the lower of its two
+// roofs, is bound / cycles: the profile's roofline efficiency. Classes and source lines with
+// MACs are placed by their port-B intensity and MACs per busy cycle, over their instructions
+// with a recorded start and end (a cut trace's others have no busy cycles to divide by). Points
+// are links.
 function rooflineChart(m) {
   const W = 560, H = 360, L = 62, R = 16, T = 14, B = 48;
-  const peak = m.peakMacs, bw = m.peakBytes;
-  const ridge = peak / bw;
+  const peak = m.peakMacs, bwB = m.peakBytes, bwA = 4;
+  const tb = m.portTransfers.b, ta = m.portTransfers.a;
   const pts = [];
-  const runOi = m.bytes ? m.macs / m.bytes : 0;
-  if (m.macs > 0 && m.bytes > 0) pts.push({ label: 'run', oi: runOi, y: m.macs / Math.max(1, m.cycles), color: '#000', r: 6 });
+  const y = m.macs / Math.max(1, m.cycles);
+  if (m.macs > 0 && tb > 0) pts.push({ key: 'run:B', label: 'run (port B)', oi: m.macs / (tb * bwB), y, color: '#000', r: 6, roof: 'B', go: () => setHash({ view: 'cycles' }, true) });
+  if (m.macs > 0 && ta > 0) pts.push({ key: 'run:A', label: 'run (port A)', oi: m.macs / (ta * bwA), y, color: '#555', r: 6, roof: 'A', go: () => setHash({ view: 'cycles' }, true) });
   const noMacs = [];
   for (const c of m.classes) {
-    const bytes = c.portB * m.cfg.D + c.portA * 4;
-    if (c.macs > 0 && bytes > 0 && c.busy > 0) {
-      pts.push({ label: c.name, oi: c.macs / bytes, y: c.macs / c.busy, color: kUnitColors[c.unit % kUnitColors.length], r: 4.5 });
-    } else noMacs.push(c.name);
+    const d = c.done;  // instructions with a recorded start and end (a cut trace has others)
+    if (d.macs > 0 && d.portB > 0 && d.busy > 0) {
+      pts.push({ key: 'class:' + c.name, label: c.name, oi: d.macs / (d.portB * bwB), y: d.macs / d.busy, color: kUnitColors[c.unit % kUnitColors.length], r: 4.5, roof: 'B',
+        go: () => { const row = byId('class-table') && byId('class-table').querySelector('tr[data-class="' + CSS.escape(c.name) + '"]'); if (row) { byId('class-table').querySelectorAll('tr.sel').forEach((r) => r.classList.remove('sel')); row.classList.add('sel'); row.scrollIntoView({ block: 'center' }); } } });
+    } else if (c.count) noMacs.push(c.name);
   }
-  const ois = pts.map((p) => p.oi).concat([ridge]);
+  for (const sr of m.sourceRows) {
+    const src = m.sources[sr.id];
+    const d = sr.done;
+    if (!src || !(d.macs > 0 && d.portB > 0 && d.busy > 0)) continue;
+    pts.push({ key: 'src:' + sr.id, label: src.file.split('/').pop() + ':' + src.line, oi: d.macs / (d.portB * bwB), y: d.macs / d.busy, color: '#9aa3b1', r: 3.5, roof: 'B', small: true,
+      go: () => setHash({ view: 'source', src: sr.id }, true) });
+  }
+  const ridgeB = peak / bwB, ridgeA = peak / bwA;
+  const ois = pts.map((p) => p.oi).concat([ridgeB, ridgeA]);
   const x0 = Math.pow(10, Math.floor(Math.log10(Math.min(...ois) / 4)));
   const x1 = Math.pow(10, Math.ceil(Math.log10(Math.max(...ois) * 4)));
-  const ys = pts.map((p) => p.y).concat([peak, bw * x0]);
+  const ys = pts.map((p) => p.y).concat([peak, bwA * x0]);
   const y0 = Math.pow(10, Math.floor(Math.log10(Math.max(1e-3, Math.min(...ys) / 2))));
   const y1 = Math.pow(10, Math.ceil(Math.log10(peak * 2)));
   const X = (v) => L + (W - L - R) * (Math.log10(v) - Math.log10(x0)) / (Math.log10(x1) - Math.log10(x0));
@@ -112,31 +179,45 @@ function rooflineChart(m) {
     parts.push(`<line x1="${x}" y1="${T}" x2="${x}" y2="${H - B}" stroke="#e6e8ec"/><text x="${x}" y="${H - B + 16}" text-anchor="middle" font-size="11" fill="#5d6575">${fmtShort(v)}</text>`);
   }
   for (let e = Math.log10(y0); e <= Math.log10(y1) + 1e-9; ++e) {
-    const v = 10 ** e, y = Y(v);
-    parts.push(`<line x1="${L}" y1="${y}" x2="${W - R}" y2="${y}" stroke="#e6e8ec"/><text x="${L - 6}" y="${y + 4}" text-anchor="end" font-size="11" fill="#5d6575">${fmtShort(v)}</text>`);
+    const v = 10 ** e, yy = Y(v);
+    parts.push(`<line x1="${L}" y1="${yy}" x2="${W - R}" y2="${yy}" stroke="#e6e8ec"/><text x="${L - 6}" y="${yy + 4}" text-anchor="end" font-size="11" fill="#5d6575">${fmtShort(v)}</text>`);
   }
-  // Ceilings: min(peak, bw * oi).
-  const xr = Math.min(Math.max(ridge, x0), x1);
-  parts.push(`<polyline fill="none" stroke="#D55E00" stroke-width="2.5" points="${X(x0)},${Y(Math.max(y0, bw * x0))} ${X(xr)},${Y(bw * xr)}"/>`);
-  parts.push(`<polyline fill="none" stroke="#0072B2" stroke-width="2.5" points="${X(xr)},${Y(peak)} ${X(x1)},${Y(peak)}"/>`);
+  // The two DRAM roofs, bw · oi up to the compute ceiling, and the compute ceiling.
+  const roof = (bw, name, color, dash) => {
+    const ridge = Math.min(Math.max(peak / bw, x0), x1);
+    const xa = Math.max(x0, y0 / bw);
+    parts.push(`<polyline data-roof="${name}" fill="none" stroke="${color}" stroke-width="2.5"${dash ? ' stroke-dasharray="6 4"' : ''} points="${X(xa)},${Y(bw * xa)} ${X(ridge)},${Y(Math.min(peak, bw * ridge))}"/>`);
+    const mid = Math.sqrt(xa * ridge), ang = Math.atan2(Y(bw * xa) - Y(bw * ridge), X(ridge) - X(xa)) * 180 / Math.PI;
+    parts.push(`<text x="${X(mid)}" y="${Y(bw * mid) - 8}" text-anchor="middle" font-size="11.5" fill="${color}" transform="rotate(-${ang} ${X(mid)} ${Y(bw * mid) - 8})">port ${name}: ${bw} B/cycle</text>`);
+  };
+  roof(bwB, 'B', '#D55E00', false);
+  roof(bwA, 'A', '#882255', true);
+  const xr = Math.min(Math.max(ridgeB, x0), x1);
+  parts.push(`<polyline data-roof="compute" fill="none" stroke="#0072B2" stroke-width="2.5" points="${X(Math.min(xr, Math.max(ridgeA, x0)))},${Y(peak)} ${X(x1)},${Y(peak)}"/>`);
   parts.push(`<text x="${X(x1) - 4}" y="${Y(peak) - 6}" text-anchor="end" font-size="11.5" fill="#0072B2">compute: ${fmtInt(peak)} MACs/cycle (D·MCOLS)</text>`);
-  const mid = Math.sqrt(x0 * xr);
-  parts.push(`<text x="${X(mid)}" y="${Y(bw * mid) - 8}" text-anchor="middle" font-size="11.5" fill="#D55E00" transform="rotate(-${Math.atan2(Y(bw * x0) - Y(bw * xr), X(xr) - X(x0)) * 180 / Math.PI} ${X(mid)} ${Y(bw * mid) - 8})">port B: ${bw} B/cycle</text>`);
   for (const p of pts) {
-    const x = X(p.oi), y = Y(p.y);
-    parts.push(`<circle data-point="${esc(p.label)}" cx="${x}" cy="${y}" r="${p.r}" fill="${p.color}" stroke="#fff" stroke-width="1.5"><title>${esc(p.label)}: ${fmtNum(p.oi)} MACs/B, ${fmtNum(p.y)} MACs/cycle</title></circle>`);
-    // The run's label goes below-left, classes' above-right, so the two rarely collide.
-    const run = p.label === 'run';
-    parts.push(`<text x="${run ? x - 9 : x + 8}" y="${run ? y + 16 : y - 7}" text-anchor="${run ? 'end' : 'start'}" font-size="12" font-weight="${run ? 700 : 400}" fill="#1d2330">${esc(p.label)}</text>`);
+    const x = X(p.oi), yy = Y(p.y);
+    parts.push(`<circle data-point="${esc(p.key)}" data-roof-of="${p.roof}" cx="${x}" cy="${yy}" r="${p.r}" fill="${p.color}" stroke="#fff" stroke-width="1.5" style="cursor:pointer"><title>${esc(p.label)}: ${fmtNum(p.oi)} MACs per port-${p.roof} byte, ${fmtNum(p.y)} MACs/cycle (click for its row)</title></circle>`);
+    if (p.small) continue;
+    const run = p.key.startsWith('run');
+    parts.push(`<text x="${run ? x - 9 : x + 8}" y="${run ? yy + 16 : yy - 7}" text-anchor="${run ? 'end' : 'start'}" font-size="12" font-weight="${run ? 700 : 400}" fill="#1d2330">${esc(p.label)}</text>`);
   }
-  parts.push(`<text x="${(L + W - R) / 2}" y="${H - 10}" text-anchor="middle" font-size="12" fill="#1d2330">operational intensity (MACs per DRAM byte, log)</text>`);
+  parts.push(`<text x="${(L + W - R) / 2}" y="${H - 10}" text-anchor="middle" font-size="12" fill="#1d2330">operational intensity (MACs per byte of the port, log)</text>`);
   parts.push(`<text transform="translate(15 ${(T + H - B) / 2}) rotate(-90)" text-anchor="middle" font-size="12" fill="#1d2330">attainable MACs per cycle (log)</text>`);
   parts.push(`<rect x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" fill="none" stroke="#b9bfca"/>`);
   const wrap = h('div', { id: 'roofline' });
   wrap.innerHTML = `<svg viewBox="0 0 ${W} ${H}" width="100%" style="max-width:${W + 80}px" role="img" aria-label="roofline chart">${parts.join('')}</svg>`;
-  const eff = m.peakMacs && pts.length ? pts[0].y / Math.min(peak, bw * runOi) : 0;
-  wrap.append(h('p', { class: 'muted' },
-    pts.length ? 'The run reaches ' + fmtPct(eff) + ' of the ceiling at its intensity (' + fmtNum(runOi) + ' MACs per byte; ridge at ' + fmtNum(ridge) + '). Classes are placed by their own MACs per busy cycle.' : 'No MACs in this profile: nothing to place on the roofline.',
+  const byKey = new Map(pts.map((p) => [p.key, p]));
+  wrap.querySelectorAll('circle[data-point]').forEach((c) => c.addEventListener('click', () => byKey.get(c.dataset.point).go()));
+  // The run against the lower of its two DRAM roofs: macs/cycles ÷ macs/max(tb, ta) = bound / cycles.
+  const attainable = Math.min(tb > 0 ? m.macs / tb : Infinity, ta > 0 ? m.macs / ta : Infinity);
+  const figure = m.macs > 0 && Number.isFinite(attainable) ? y / attainable : m.roofline.efficiency;
+  wrap.dataset.figure = String(figure);
+  const busier = tb >= ta ? 'B' : 'A';
+  wrap.append(h('p', { class: 'muted', id: 'roofline-text' },
+    m.macs > 0 ? 'The run reaches ' + fmtPct(figure) + ' of its DRAM roof (port ' + busier + ', the busier port: ' + fmtInt(Math.max(tb, ta)) + ' transfers in ' + fmtInt(m.cycles) + ' cycles), ' +
+      'the roofline efficiency; ' + fmtPct(peak ? y / peak : 0) + ' of the compute ceiling. Intensity: ' + fmtNum(tb ? m.macs / (tb * bwB) : 0) + ' MACs per port-B byte, ' + fmtNum(ta ? m.macs / (ta * bwA) : 0) + ' per port-A byte.'
+      : 'No MACs counted in this profile: nothing to place on the roofline. By the port counters the run is at ' + fmtPct(figure) + ' of its DRAM roof (' + fmtInt(tb) + ' port-B chunks, ' + fmtInt(ta) + ' port-A words in ' + fmtInt(m.cycles) + ' cycles).',
     noMacs.length ? ' Not plotted (no MACs): ' + noMacs.join(', ') + '.' : ''));
   return wrap;
 }

@@ -23,10 +23,12 @@ async function runSelftest() {
       }
     }
   }
+  selftestHeader(check);
   res.errors = window.__lensErrors.slice();
   res.ok = res.failures.length === 0 && res.errors.length === 0;
   res.elapsed_ms = Math.round(performance.now() - t0);
   res.timing = app.timing;
+  res.deps = res_deps;
   const out = byId('selftest-result');
   out.hidden = false;
   out.textContent = JSON.stringify(res, null, 1);
@@ -65,14 +67,35 @@ async function selftestProfile(pi, check, res) {
   }
   check(Math.abs(m.attr.all - W.pre.n[W.n]) < 1e-6, at, 'attribution total differs from the windows\' cycles');
   m.busy.forEach((b, u) => check(b <= m.cycles + 1, at, m.units[u] + ' busy ' + b + ' exceeds the run\'s ' + m.cycles + ' cycles'));
+  // Exclusive cycles add up to the run, per class, per source line and per pc.
+  if (m.hasTrace) {
+    const sum = (rows) => rows.reduce((a, r) => a + r.excl, 0) + m.exclIdle;
+    check(Math.abs(sum(m.classes) - m.cycles) < 1e-6, at, 'class exclusive cycles add to ' + sum(m.classes) + ', not the run\'s ' + m.cycles);
+    check(Math.abs(sum(m.sourceRows) - m.cycles) < 1e-6, at, 'source exclusive cycles add to ' + sum(m.sourceRows) + ', not ' + m.cycles);
+    check(Math.abs(sum(pcRowsOf(m)) - m.cycles) < 1e-6, at, 'per-pc exclusive cycles add to ' + sum(pcRowsOf(m)) + ', not ' + m.cycles);
+    // The findings' hot instructions ("pc N …: x% of cycles (C in R runs)") are the same cycles.
+    for (const n of m.notes) {
+      const g = /^pc (\d+) .*: [\d.]+% of cycles \((\d+) in \d+ runs?\)/.exec(String(n.text));
+      if (!g) continue;
+      const r = pcRowsOf(m).find((x) => x.pc === +g[1] && x.slice === 0);
+      check(r && r.excl === +g[2], at, 'finding for pc ' + g[1] + ' says ' + g[2] + ' cycles, the tables ' + (r && r.excl));
+    }
+  }
 
   for (const v of kViews) {
-    const ms = await show({ profile: pi, view: v.key, pin: null, range: null, filter: null, t: null }, true);
+    const ms = await show({ profile: pi, view: v.key, pin: null, range: null, filter: null, t: null, sel: null, find: null, src: null }, true);
     res.view_ms[pi + ':' + v.key] = Math.round(ms);
     check(!v.el.hidden, at, v.key + ' view is hidden after selecting it');
     textOk(v.el, at + ' ' + v.key, check);
+    // A counters-only profile: every view that needs a trace says so instead of an empty frame.
+    if (v.needsTrace && !m.hasTrace) check(v.noTraceEl.textContent.includes('No trace in this profile'), at + ' ' + v.key, 'does not say the profile has no trace');
   }
-  for (const [name, part] of [['overview', selftestOverview], ['timeline', selftestTimeline], ['floorplan', selftestFloorplan], ['tables', selftestTables]]) {
+  const parts = [['overview', selftestOverview], ['program', selftestProgram]];
+  if (m.hasTrace) parts.push(['timeline', selftestTimeline], ['timeline tools', selftestTimelineTools], ['floorplan', selftestFloorplan], ['tables', selftestTables]);
+  else parts.push(['no trace', selftestNoTrace]);
+  if (m.loss) parts.push(['trace loss', selftestLoss]);
+  if (compareOf(m)) parts.push(['compare', selftestCompare]);
+  for (const [name, part] of parts) {
     const t0 = performance.now();
     await part(m, at, check, pi);
     res.view_ms[pi + ':test ' + name] = Math.round(performance.now() - t0);
@@ -81,17 +104,57 @@ async function selftestProfile(pi, check, res) {
 
 async function selftestOverview(m, at, check, pi) {
   await show({ profile: pi, view: 'overview' });
-  const rows = byId('class-table').querySelectorAll('tr').length - 1;
-  check(rows === m.names.length, at + ' overview', 'class table has ' + rows + ' rows for ' + m.names.length + ' classes');
-  check(!!byId('roofline').querySelector('svg polyline'), at + ' overview', 'roofline chart has no ceilings');
-  // The run and every class that does MACs (and moves DRAM bytes) are points; the rest are named.
-  const plotted = new Set(Array.from(byId('roofline').querySelectorAll('circle[data-point]'), (c) => c.dataset.point));
-  check(plotted.has('run') === (m.macs > 0 && m.bytes > 0), at + ' overview', 'roofline: the run is ' + (plotted.has('run') ? '' : 'not ') + 'a point');
-  for (const c of m.classes) {
-    const onChart = c.macs > 0 && c.portB * m.cfg.D + c.portA * 4 > 0 && c.busy > 0;
-    check(plotted.has(c.name) === onChart, at + ' overview', 'roofline: class ' + c.name + (onChart ? ' is not a point' : ' is a point without MACs'));
-    if (!onChart) check(byId('roofline').textContent.includes(c.name), at + ' overview', 'roofline: class ' + c.name + ' is neither plotted nor listed');
+  const where = at + ' overview';
+  if (m.hasTrace) {
+    const rows = byId('class-table').querySelectorAll('tr[data-class]').length;
+    check(rows === m.names.length, where, 'class table has ' + rows + ' rows for ' + m.names.length + ' classes');
+    // Its exclusive column adds up to the run (with the idle row); headers sort.
+    const cells = Array.from(byId('class-table').querySelectorAll('tr[data-class]'), (tr) => +tr.children[3].textContent.replace(/,/g, ''));
+    const idle = +byId('class-table').querySelector('tr.idle-row').children[3].textContent.replace(/,/g, '');
+    check(Math.abs(cells.reduce((a, b) => a + b, 0) + idle - m.cycles) <= cells.length + 1, where, 'class table exclusive cycles add to ' + (cells.reduce((a, b) => a + b, 0) + idle) + ', not ' + m.cycles);
+    byId('class-table').querySelector('th[data-col="2"]').click();
+    const counts = Array.from(byId('class-table').querySelectorAll('tr[data-class]'), (tr) => +tr.children[2].textContent.replace(/,/g, ''));
+    check(counts.every((v, k) => k === 0 || counts[k - 1] >= v), where, 'the class table did not sort by count: ' + counts.join(' '));
   }
+  const chart = byId('roofline');
+  check(!!chart.querySelector('polyline[data-roof="B"]') && !!chart.querySelector('polyline[data-roof="A"]'), where, 'roofline chart lacks the port-B or the port-A roof');
+  // The chart's figure is the profile's roofline efficiency (port B and port A each under its own roof).
+  check(Math.abs(+chart.dataset.figure - m.roofline.efficiency) < 1e-9 + 1e-6 * m.roofline.efficiency, where, 'roofline chart says ' + fmtPct(+chart.dataset.figure) + ', the profile ' + fmtPct(m.roofline.efficiency));
+  check(byId('roofline-text').textContent.includes(fmtPct(m.roofline.efficiency)), where, 'roofline text does not give the efficiency ' + fmtPct(m.roofline.efficiency));
+  // No point above its own roof.
+  const svg = chart.querySelector('svg');
+  for (const c of chart.querySelectorAll('circle[data-point]')) {
+    const line = chart.querySelector('polyline[data-roof="' + c.dataset.roofOf + '"]');
+    const [p0, p1] = line.getAttribute('points').split(' ').map((q) => q.split(',').map(Number));
+    const cx = +c.getAttribute('cx'), cy = +c.getAttribute('cy');
+    if (cx > p1[0]) continue;  // past the ridge: under the compute ceiling
+    const roofY = p0[1] + (p1[1] - p0[1]) * (cx - p0[0]) / (p1[0] - p0[0]);
+    check(cy >= roofY - 0.5, where, 'roofline point ' + c.dataset.point + ' is above its port-' + c.dataset.roofOf + ' roof');
+  }
+  void svg;
+  // The run (both ports) and every class that does MACs and moves port-B chunks are points; the rest are named.
+  const plotted = new Set(Array.from(chart.querySelectorAll('circle[data-point]'), (c) => c.dataset.point));
+  check(plotted.has('run:B') === (m.macs > 0 && m.portTransfers.b > 0), where, 'roofline: the run is ' + (plotted.has('run:B') ? '' : 'not ') + 'a point under port B');
+  check(plotted.has('run:A') === (m.macs > 0 && m.portTransfers.a > 0), where, 'roofline: the run is ' + (plotted.has('run:A') ? '' : 'not ') + 'a point under port A');
+  for (const c of m.classes) {
+    const onChart = c.done.macs > 0 && c.done.portB > 0 && c.done.busy > 0;
+    check(plotted.has('class:' + c.name) === onChart, where, 'roofline: class ' + c.name + (onChart ? ' is not a point' : ' is a point without MACs'));
+    if (!onChart && c.count) check(chart.textContent.includes(c.name), where, 'roofline: class ' + c.name + ' is neither plotted nor listed');
+  }
+  // Points are links to their rows.
+  const cp = chart.querySelector('circle[data-point^="class:"]');
+  if (cp) {
+    cp.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    const sel = byId('class-table').querySelector('tr.sel');
+    check(sel && 'class:' + sel.dataset.class === cp.dataset.point, where, 'clicking ' + cp.dataset.point + ' did not select its class row');
+  }
+  const sp = chart.querySelector('circle[data-point^="src:"]');
+  if (sp) {
+    sp.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    check(app.view === SourceView && SourceView.listing.querySelector('tr.sel[data-src="' + sp.dataset.point.slice(4) + '"]'), where, 'clicking ' + sp.dataset.point + ' did not open its source line');
+    await show({ view: 'overview', src: null });
+  }
+  if (!m.hasTrace) { await show({ view: 'cycles' }); check(byId('cycles-table').textContent.includes('cause not recorded'), at + ' cycles', 'a profile without a trace gives port B\'s idle cycles to causes'); return; }
   await show({ view: 'cycles' });
   check(byId('cycles-table').querySelectorAll('tr').length === kCauses.length + 2, at + ' cycles', 'cause table rows');
   check(byId('cycles-canvas').width > 0, at + ' cycles', 'no chart');
@@ -111,7 +174,7 @@ async function selftestTimeline(m, at, check, pi) {
   for (const i of sampleInstrs(m)) {
     await show({ view: 'timeline', pin: m.idx[i], t: m.s[i] });
     check(T.pin === i, where, 'pin=' + m.idx[i] + ' did not pin row ' + i);
-    check(T.v0 <= m.s[i] && m.e[i] <= T.v1 + 1, where, 'pinned #' + m.idx[i] + ' is not in view');
+    check(m.e[i] >= T.v0 && m.s[i] <= T.v1, where, 'pinned #' + m.idx[i] + ' (' + m.s[i] + '-' + m.e[i] + ') is not in view ' + T.v0 + '-' + T.v1);
     const row = T.rows.find((r) => r.type === 'lane' && r.u === m.unit[i] && r.k === m.lane[i]);
     if (!check(row, where, 'no lane row for #' + m.idx[i])) continue;
     // Mouse events carry whole pixels: zoom so the bar is wide enough to hit at one.
@@ -119,8 +182,13 @@ async function selftestTimeline(m, at, check, pi) {
     const x = Math.round(T.X((m.s[i] + m.e[i]) / 2)), y = row.y + 10;
     mouse(T.canvas, 'mousemove', rect().left + x, rect().top + y);
     const card = hoverCard.text();
-    check(T.instrAt(x, y) === i, where, 'hit test at #' + m.idx[i] + ' found ' + T.instrAt(x, y));
-    check(card.includes('#' + fmtInt(m.idx[i]) + ' '), where, 'hover card for #' + m.idx[i] + ' reads: ' + card.slice(0, 80));
+    // More overlapping instructions than lanes (e.g. many open at a cut trace's end) share one.
+    // An instruction never started (a cut trace) has no bar to hit.
+    const shared = m.start[i] < 0 || row.lane.idx.some((q) => q !== i && m.s[q] < m.e[i] && m.s[i] < m.e[q]);
+    if (!shared) {
+      check(T.instrAt(x, y) === i, where, 'hit test at #' + m.idx[i] + ' found ' + T.instrAt(x, y));
+      check(card.includes('#' + fmtInt(m.idx[i]) + ' '), where, 'hover card for #' + m.idx[i] + ' reads: ' + card.slice(0, 80));
+    }
     check(!kBadText.test(card), where, 'hover card shows: ' + card);
     mouse(T.canvas, 'mouseleave', 0, 0);
   }
@@ -148,6 +216,212 @@ async function selftestTimeline(m, at, check, pi) {
   textOk(T.el, where, check);
 }
 
+// Timeline tools: the pin keeps a view that shows the bar, WASD, search highlighting, shift-drag
+// selection totals, the range label, labels of bars begun off-screen, the hover card on a jump.
+// Dependency waits and the producers found for them, per profile (in the result, for the tests).
+const res_deps = [];
+
+async function selftestTimelineTools(m, at, check, pi) {
+  const T = TimelineView, where = at + ' timeline';
+  const rect = () => T.canvas.getBoundingClientRect();
+  // The longest instruction, for bars that stick out of a view.
+  let i = 0;
+  for (let k = 1; k < m.n; ++k) if (m.e[k] - m.s[k] > m.e[i] - m.s[i]) i = k;
+  const len = m.e[i] - m.s[i];
+  const a = Math.round(m.s[i] + len / 2), b = Math.round(m.s[i] + len / 2 + Math.max(8, len));
+  if (len >= 8 && b <= m.cycles) {
+    await show({ profile: pi, view: 'timeline', range: a + '-' + b, pin: null, t: null });
+    // The bar begins before the view: its label is still drawn, at the view's left edge.
+    T.drawNow();
+    check(T.labels.some((l) => l.i === i && l.x >= T.L), where, 'the label of #' + m.idx[i] + ' (begun off-screen) is not drawn');
+    // Clicking it pins it without moving the view, and the hash keeps that view.
+    const row = T.rows.find((r) => r.type === 'lane' && !r.base && r.u === m.unit[i] && r.k === m.lane[i]);
+    const x = Math.round(T.X(a + 2));
+    mouse(T.canvas, 'mousemove', rect().left + x, rect().top + row.y + 10);
+    check(hoverCard.text() !== '', where, 'no hover card over #' + m.idx[i]);
+    T.click(x, row.y + 10);
+    check(T.pin === i, where, 'click did not pin #' + m.idx[i]);
+    check(Math.round(T.v0) === a && Math.round(T.v1) === b, where, 'pinning an overlapping bar moved the view to ' + Math.round(T.v0) + '-' + Math.round(T.v1));
+    check(parseHash().range === a + '-' + b, where, 'the hash range is ' + parseHash().range + ' after the pin');
+    // Pinning a bar outside the view centres on it, writes the range and hides the hover card.
+    const far = m.byStart[m.n - 1] === i ? m.byStart[0] : m.byStart[m.n - 1];
+    if (m.e[far] <= a || m.s[far] >= b) {
+      await show({ pin: m.idx[far] });
+      check(T.v0 <= m.s[far] && m.e[far] <= T.v1 + 1, where, 'pinning #' + m.idx[far] + ' outside the view did not bring it into view');
+      check(parseHash().range === Math.round(T.v0) + '-' + Math.round(T.v1), where, 'the hash range ' + parseHash().range + ' is not the view');
+      check(hoverCard.text() === '', where, 'the hover card stayed after the view jumped');
+    }
+  }
+  // Dependencies: each found producer is older and ended at the cycle its consumer became ready;
+  // the pinned instruction's arrows are drawn.
+  const deps = depsOf(m);
+  let waits = 0, found = 0;
+  for (let q = 0; q < m.n; ++q) {
+    if (m.ready[q] > m.dispatch[q] && m.dispatch[q] >= 0) waits++;
+    const p = deps[q];
+    if (p < 0) continue;
+    found++;
+    if (!(m.idx[p] < m.idx[q] && m.end[p] === m.ready[q])) { check(false, where, 'dependency of #' + m.idx[q] + ' on #' + m.idx[p] + ' does not hold'); break; }
+  }
+  res_deps.push({ profile: m.name, waits, found });
+  const dq = deps.findIndex((p) => p >= 0);
+  if (dq >= 0) {
+    await show({ view: 'timeline', pin: m.idx[dq], range: null });
+    T.drawNow();
+    check(T.arrows.some(([p, q]) => p === deps[dq] && q === dq), where, 'no arrow from #' + m.idx[deps[dq]] + ' to the pinned #' + m.idx[dq]);
+    check(instrCard(m, dq).rows.some(([k, v]) => k === 'waited on' && v.startsWith('#' + fmtInt(m.idx[deps[dq]]) + ' ')), where, 'the card of #' + m.idx[dq] + ' does not name what it waited on');
+  }
+  // A pin in a fresh link (no range) zooms onto it.
+  const mid = m.byStart[m.n >> 1];
+  TimelineView.m = null;
+  await show({ view: 'timeline', range: null, pin: m.idx[mid], t: m.s[mid] });
+  if ((m.e[mid] - m.ds[mid]) * 1.5 < m.cycles * 0.9 && m.cycles > 100) check(T.v1 - T.v0 < m.cycles, where, '#pin=' + m.idx[mid] + ' shows the whole run');
+  check(T.v0 <= m.s[mid] && m.e[mid] <= T.v1 + 1, where, '#pin=' + m.idx[mid] + ' is not in view');
+  // The range label gives the run's part of the view, not the overscroll.
+  T.reset(); T.zoom(4); T.drawNow();
+  check(T.rangeLabel.textContent.includes('(' + fmtTime(m.cycles, m.clock) + ')'), where, 'zoomed out, the range label reads ' + T.rangeLabel.textContent);
+  // WASD.
+  T.reset(); T.zoom(1 / 4);
+  let span = T.v1 - T.v0, v0 = T.v0;
+  TimelineView.onKey({ key: 'w' });
+  check(T.v1 - T.v0 < span, where, 'W did not zoom in');
+  span = T.v1 - T.v0; v0 = T.v0;
+  TimelineView.onKey({ key: 'd' });
+  check(T.v0 > v0 || T.v1 >= m.cycles * 1.005, where, 'D did not pan right');
+  v0 = T.v0;
+  TimelineView.onKey({ key: 'a' });
+  check(T.v0 < v0 || T.v0 <= 0, where, 'A did not pan left');
+  TimelineView.onKey({ key: 's' });
+  check(T.v1 - T.v0 > span - 1e-9, where, 'S did not zoom out');
+  // Search highlights the matching bars.
+  const term = m.names[m.nameId[mid]];
+  await show({ view: 'timeline', find: term, range: null, pin: null });
+  check(T.found && T.found.count === filterInstrs(m, term).length, where, 'highlight "' + term + '" found ' + (T.found && T.found.count));
+  check(byId('timeline-find-count').textContent.startsWith(fmtInt(filterInstrs(m, term).length)), where, 'the match count reads ' + byId('timeline-find-count').textContent);
+  await show({ find: null });
+  // Shift-drag selects a range with totals that add up.
+  T.reset();
+  const y = kAxisH + 5;
+  mouse(T.canvas, 'mousedown', rect().left + T.L + 40, rect().top + y, { shiftKey: true });
+  mouse(document, 'mousemove', rect().left + T.L + 240, rect().top + y);
+  mouse(document, 'mouseup', rect().left + T.L + 240, rect().top + y);
+  const sel = /^(\d+)-(\d+)$/.exec(parseHash().sel || '');
+  if (check(sel, where, 'shift-drag made no selection (hash sel=' + parseHash().sel + ')')) {
+    const t = selectionTotals(m, +sel[1], +sel[2]);
+    const excl = t.classes.reduce((a, c) => a + c.excl, 0) + t.idle;
+    check(Math.abs(excl - (t.b - t.a)) < 1e-6, where, 'selection exclusive cycles add to ' + excl + ', not ' + (t.b - t.a));
+    check(Array.from(t.unitBusy).every((v) => v <= t.b - t.a + 1e-6), where, 'a unit is busier than the selection');
+    check(!byId('timeline-selection').hidden && byId('selection-classes').querySelectorAll('tr').length === t.classes.length + 2, where, 'the selection panel does not list its classes');
+    // The whole run selected: the same exclusive cycles as the tables.
+    const all = selectionTotals(m, 0, m.cycles);
+    check(Math.abs(all.idle - m.exclIdle) < 1e-6, where, 'the whole run selected has ' + all.idle + ' idle cycles, the tables ' + m.exclIdle);
+  }
+  await show({ sel: null, range: null });
+}
+
+// The header stays one line on a wide window, even with a long file name.
+function selftestHeader(check) {
+  if (window.innerWidth < 1200) return;
+  const info = byId('profile-info'), saved = info.textContent;
+  info.textContent = 'a-very-long-profile-file-name-that-goes-on-and-on-and-on-for-a-long-while.otpuprof · hw · 1,000,000 instructions';
+  const hd = document.querySelector('header'), tabs = byId('tabs');
+  check(Math.abs(tabs.getBoundingClientRect().top - info.getBoundingClientRect().top) < 12 && hd.offsetHeight < 60, 'header', 'wraps to ' + hd.offsetHeight + ' px with a long file name');
+  info.textContent = saved;
+}
+
+async function selftestNoTrace(m, at, check, pi) {
+  await show({ profile: pi, view: 'overview' });
+  check(!!byId('view-overview').querySelector('.notrace'), at + ' overview', 'does not say the profile has no trace');
+  check(Math.abs(portBusyShown() - (m.cycles ? m.portTransfers.b / m.cycles : 0)) < 1e-3, at + ' overview', 'port-B busy card reads ' + portBusyShown());
+  if (!m.busyCounted) check(!!byId('units-not-counted'), at + ' overview', 'units without busy counters show as 0% busy');
+}
+
+function portBusyShown() {
+  const card = Array.from(document.querySelectorAll('#view-overview .card')).find((c) => c.textContent.startsWith('Port-B busy'));
+  return card ? parseFloat(card.querySelector('.v').textContent) / 100 : NaN;
+}
+
+async function selftestProgram(m, at, check, pi) {
+  await show({ profile: pi, view: 'program' });
+  const P = ProgramView, where = at + ' program';
+  const progRows = (m.programs || []).reduce((a, p) => a + (Array.isArray(p) ? p.length : 0), 0);
+  check(P.table.rows.length >= progRows + 1, where, P.table.rows.length + ' rows for ' + progRows + ' program instructions');
+  if (m.hasTrace) {
+    const sum = P.rows.reduce((a, r) => a + (r.stat ? r.stat.excl : 0), 0);
+    check(Math.abs(sum - m.cycles) < 1e-6, where, 'exclusive cycles add to ' + sum + ', not ' + m.cycles);
+  }
+  await show({ view: 'source' });
+  if (m.hasTrace) {
+    const S = SourceView;
+    check(S.listing.querySelectorAll('tr[data-src]').length === m.sources.length, at + ' source', 'the code listing has ' + S.listing.querySelectorAll('tr[data-src]').length + ' lines for ' + m.sources.length + ' sources');
+  }
+}
+
+async function selftestLoss(m, at, check, pi) {
+  for (const v of ['overview', 'timeline']) {
+    await show({ profile: pi, view: v });
+    const b = byId('view-' + v).querySelector('.loss-banner');
+    check(b && b.textContent.includes('Incomplete trace'), at + ' ' + v, 'no trace-loss banner');
+    if (m.loss.cut !== null) check(b && b.textContent.includes(fmtInt(m.loss.tracedTo)), at + ' ' + v, 'the banner does not give traced_to');
+    if (m.loss.wrapped) check(b && b.textContent.includes('wrapped'), at + ' ' + v, 'the banner does not say the ring wrapped');
+  }
+  const T = TimelineView;
+  T.reset(); T.drawNow();
+  if (m.loss.cut !== null) check(T.shaded.some(([a]) => a === m.loss.cut), at + ' timeline', 'the part past the cut is not shaded');
+  if (m.loss.from > 0) check(T.shaded.some(([a, b]) => a === 0 && b === m.loss.from), at + ' timeline', 'the part before the ring\'s first record is not shaded');
+  check(filterInstrs(m, 'open').length === m.openCount, at + ' timeline', 'open instructions: filter finds ' + filterInstrs(m, 'open').length + ' of ' + m.openCount);
+  const open = filterInstrs(m, 'open');
+  if (open.length) {
+    const i = open[0];
+    check(instrCard(m, i).rows.some(([k]) => k === 'trace'), at + ' timeline', 'the card of open #' + m.idx[i] + ' does not say it is open');
+  }
+}
+
+async function selftestCompare(m, at, check, pi) {
+  const c = compareOf(m), b = c.b, where = at + ' compare';
+  let bad = 0;
+  for (let i = 0; i < m.n && bad < 3; ++i) {
+    const j = c.match[i];
+    if (j >= 0 && b.pc[j] !== m.pc[i]) { check(false, where, '#' + m.idx[i] + ' (pc ' + m.pc[i] + ') matched baseline pc ' + b.pc[j]); bad++; }
+  }
+  check(c.matched + c.onlyNew === m.n && c.matched + c.onlyBase === b.n, where, 'match counts do not add up');
+  await show({ profile: pi, view: 'overview' });
+  const t = byId('compare-table');
+  check(t && t.rows[1].cells[3].textContent.startsWith(fmtDelta(m.cycles - b.cycles)), where, 'the overview\'s Δ cycles reads ' + (t && t.rows[1].cells[3].textContent));
+  await show({ view: 'cycles' });
+  if (b.hasTrace) {
+    const head = byId('cycles-table').rows[0].textContent;
+    check(head.includes('Δ cycles'), where, 'where the cycles went has no Δ column');
+    const tot = byId('cycles-table').rows[kCauses.length + 1].cells[4].textContent;
+    check(tot.startsWith(fmtDelta(m.attr.all - b.attr.all)), where, 'the Δ total reads ' + tot);
+  }
+  await show({ view: 'instructions', filter: null });
+  const I = InstructionsView, k = I.table.columns.findIndex((col) => col.label === 'Δ busy');
+  if (check(k >= 0, where, 'the instructions table has no Δ busy column')) {
+    const rowEl = I.table.body.querySelector('.vr');
+    if (rowEl) {
+      const i = +rowEl.dataset.i;
+      check(rowEl.children[k].textContent === fmtDelta(deltaOf(c, i, 'busy')), where, 'Δ busy of #' + m.idx[i] + ' reads ' + rowEl.children[k].textContent);
+    }
+  }
+  await show({ view: 'instructions', filter: 'changed' });
+  check(I.table.rows.length === c.changed, where, 'filter changed kept ' + I.table.rows.length + ' of ' + c.changed);
+  await show({ view: 'timeline', filter: null, range: null, pin: null });
+  const T = TimelineView, base = T.rows.filter((r) => r.base);
+  check(base.length === b.lanes.reduce((a, l) => a + l.length, 0), where, 'the timeline has ' + base.length + ' baseline lanes');
+  // A baseline bar has its card, on the same cycle axis.
+  const r0 = base.find((r) => r.lane.idx.length);
+  if (r0) {
+    const j = r0.lane.idx[0];
+    T.setRange(b.s[j] - 4, b.e[j] + 4, true);
+    const x = Math.round(T.X((b.s[j] + b.e[j]) / 2)), rect = T.canvas.getBoundingClientRect();
+    mouse(T.canvas, 'mousemove', rect.left + x, rect.top + r0.y + 10);
+    check(hoverCard.text().startsWith('baseline #' + fmtInt(b.idx[j]) + ' '), where, 'the baseline bar\'s card reads ' + hoverCard.text().slice(0, 60));
+    mouse(T.canvas, 'mouseleave', 0, 0);
+  }
+  await show({ view: 'overview' });
+}
+
 async function selftestFloorplan(m, at, check, pi) {
   const F = FloorplanView, where = at + ' floorplan';
   const moments = new Set([0, Math.floor(m.cycles / 4), Math.floor(m.cycles / 2), Math.floor(3 * m.cycles / 4), Math.max(0, m.cycles - 1)]);
@@ -173,6 +447,16 @@ async function selftestFloorplan(m, at, check, pi) {
       check(card.startsWith(info.title), w, 'hover card reads: ' + card.slice(0, 60));
       check(!kBadText.test(card), w, 'hover card shows: ' + card);
       mouse(el, 'mouseout', 0, 0);
+    }
+    // A unit with nothing running is never "queued (unit busy)".
+    for (const [u, us] of F.state.units.entries()) {
+      if (us.state === 'queued') check(runningAt(m, u, F.t).length > 0, where + ' t=' + t, m.units[u] + ' is queued while idle');
+    }
+    // The FIFO's level text stays above its fill bar, even full.
+    const fifoLine = F.box.querySelector('[data-line="fifo"]');
+    if (fifoLine && fifoLine.textContent) {
+      const bb = fifoLine.getBBox();
+      check(bb.y + bb.height <= 340 - 94 + 0.5, where + ' t=' + t, 'the FIFO text overlaps its bar');
     }
     // The MXU block shows what runningAt says.
     const mxuBusy = runningAt(m, m.U.MXU, F.t).length > 0;
@@ -233,12 +517,12 @@ async function selftestTables(m, at, check, pi) {
   }
   const S = SourceView;
   await show({ view: 'source' });
-  check(S.table.rows.length === m.sourceRows.length, at + ' source', 'source rows');
-  const first = S.table.body.querySelector('.vr');
+  check(S.table.rows.length === m.sourceRows.length + 1, at + ' source', 'source rows');
+  const first = Array.from(S.table.body.querySelectorAll('.vr')).find((r) => r.dataset.i !== undefined && S.rows[+r.dataset.i].id >= -1);
   if (first) {
     const k = +first.dataset.i;
     first.click();
-    check(app.view === InstructionsView && I.table.rows.length === m.sourceRows[k].count, at + ' source', 'clicking a line listed ' + I.table.rows.length + ' instructions, not ' + m.sourceRows[k].count);
+    check(app.view === InstructionsView && I.table.rows.length === S.rows[k].count, at + ' source', 'clicking a line listed ' + I.table.rows.length + ' instructions, not ' + S.rows[k].count);
   }
   await show({ view: 'overview', filter: null, pin: null, t: null });
 }

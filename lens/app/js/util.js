@@ -17,6 +17,7 @@ const kStates = {
   arb: { label: 'lost TMEM arbitration', color: '#CC79A7', mark: 'A' },
   dep: { label: 'waiting on a dependency', color: '#E69F00', mark: 'D' },
   queued: { label: 'queued (unit busy)', color: '#F0E442', mark: 'Q' },
+  ready: { label: 'ready, issuing (unit free)', color: '#FAF5C8', mark: 'R' },
   idle: { label: 'idle', color: '#E6E8EC', mark: '' },
 };
 

@@ -146,13 +146,15 @@ function buildAttribution(m) {
 
 // Per instruction class (name) and per source line: counts, busy, work, waits, port transfers.
 function buildAggregates(m) {
-  const classes = m.names.map((name) => ({ name, unit: -1, count: 0, busy: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0, mmParsed: 0 }));
-  const sources = Array.from({ length: m.sources.length + 1 }, (_, k) => ({ id: k - 1, count: 0, busy: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0 }));
+  // `done`: the instructions with a recorded start and end (the roofline chart's points).
+  const done = () => ({ busy: 0, portB: 0, macs: 0 });
+  const classes = m.names.map((name) => ({ name, unit: -1, count: 0, busy: 0, excl: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0, mmParsed: 0, done: done() }));
+  const sources = Array.from({ length: m.sources.length + 1 }, (_, k) => ({ id: k - 1, count: 0, busy: 0, excl: 0, work: 0, waitDep: 0, waitUnit: 0, portB: 0, portA: 0, macs: 0, done: done() }));
   let parsedMacs = 0, mmCount = 0;
   const mmId = m.names.indexOf('MM');
   const detailMacs = new Float64Array(m.details.length).fill(-1);  // -1 not parsed yet, NaN no shape
   const add = (a, i, busy, dep, wu) => {
-    a.count++; a.busy += busy; a.work += m.work[i]; a.waitDep += dep; a.waitUnit += wu;
+    a.count++; a.busy += busy; a.excl += m.excl[i]; a.work += m.work[i]; a.waitDep += dep; a.waitUnit += wu;
     a.portB += m.portB[i]; a.portA += m.portA[i];
   };
   for (let i = 0; i < m.n; ++i) {
@@ -166,7 +168,10 @@ function buildAggregates(m) {
       const d = m.detailId[i];
       if (detailMacs[d] === -1) { const sh = mmShape(m.details[d]); detailMacs[d] = sh ? sh.M * sh.N * sh.K : NaN; }
       const macs = detailMacs[d];
-      if (!Number.isNaN(macs)) { cl.macs += macs; parsedMacs += macs; cl.mmParsed++; }
+      if (!Number.isNaN(macs)) { cl.macs += macs; parsedMacs += macs; cl.mmParsed++; sources[m.source[i] + 1].macs += macs; }
+      if (m.start[i] >= 0 && m.end[i] >= 0 && !Number.isNaN(macs)) {
+        for (const d of [cl.done, sources[m.source[i] + 1].done]) { d.busy += busy; d.portB += m.portB[i]; d.macs += macs; }
+      }
     }
   }
   // MACs per class: from the MM shapes when they account for the profile's total, else the
@@ -174,10 +179,27 @@ function buildAggregates(m) {
   const mm = classes.find((c) => c.name === 'MM');
   if (mm && (mm.mmParsed !== mmCount || (m.macs && parsedMacs !== m.macs))) {
     mm.macs = m.macs;
+    // Unparsed shapes: the chart places the class by its whole, as before.
+    mm.done = { busy: mm.busy, portB: mm.portB, macs: mm.macs };
   }
   if (mm && !m.macs) m.macs = mm.macs;
   m.classes = classes;
   m.sourceRows = sources.filter((s) => s.count > 0);
+}
+
+// Per (slice, pc): runs, busy (a sum) and exclusive cycles, for the program view. Computed on
+// first use in the page, not while loading (it is not on the first screen).
+function pcRowsOf(m) {
+  if (m.pcRows) return m.pcRows;
+  const pcs = new Map();
+  for (let i = 0; i < m.n; ++i) {
+    const pk = m.slice[i] * 1e9 + m.pc[i];
+    let pr = pcs.get(pk);
+    if (!pr) pcs.set(pk, pr = { slice: m.slice[i], pc: m.pc[i], row: i, count: 0, busy: 0, excl: 0 });
+    pr.count++; pr.busy += m.e[i] - m.s[i]; pr.excl += m.excl[i];
+  }
+  m.pcRows = Array.from(pcs.values()).sort((a, b) => a.slice - b.slice || a.pc - b.pc);
+  return m.pcRows;
 }
 
 // What `lens summary --json` also computes, for the browser test's cross-check.

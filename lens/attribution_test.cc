@@ -120,5 +120,13 @@ TEST(Analyze, RebuildsWindowsWhenTheProfileHasNoBuckets) {
   EXPECT_DOUBLE_EQ(Cause(a, "stream"), 100);
 }
 
+TEST(Analyze, RebuiltWindowsAreBoundedWhateverTheCycleCount) {
+  Profile p;
+  p.cycles = 1'000'000'000;
+  const Analysis a = Analyze(p);
+  EXPECT_TRUE(a.rebuilt_windows);
+  EXPECT_EQ(a.windows, int64_t{1} << 18);
+}
+
 }  // namespace
 }  // namespace otpu::lens

@@ -135,7 +135,7 @@ void AddTraffic(const sim::InstrEvent& e, int64_t end, const Windows& windows, S
 StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const isa::Config& cfg,
                                const isa::Program& program, const sim::RunEvents& events,
                                int bucket_cycles) {
-  if (bucket_cycles < 1) {
+  if (bucket_cycles < 1 && bucket_cycles != kOneWindow) {
     return InvalidArgument("bucket of " + std::to_string(bucket_cycles) +
                            " cycles: a counter window must be at least 1 cycle");
   }
@@ -157,7 +157,9 @@ StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const 
     OTPU_CHECK(e.slice >= 0);
     slices = std::max(slices, e.slice + 1);
   }
-  const Windows windows(p.cycles, bucket_cycles);
+  const int64_t width =
+      bucket_cycles == kOneWindow ? std::max<int64_t>(p.cycles, 1) : int64_t(bucket_cycles);
+  const Windows windows(p.cycles, width);
   p.slices.resize(size_t(slices));
   for (Slice& s : p.slices) {
     s.ports.c = p.cycles;
@@ -165,8 +167,8 @@ StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const 
     s.lose.assign(isa::kNumUnits, 0);
     s.buckets.Resize(size_t(windows.count()));
     for (int64_t w = 0; w < windows.count(); ++w) {
-      s.buckets.c[w] = std::min((w + 1) * bucket_cycles, std::max<int64_t>(p.cycles, 1)) - 1;
-      s.buckets.n[w] = s.buckets.c[w] + 1 - w * bucket_cycles;
+      s.buckets.c[w] = std::min((w + 1) * width, std::max<int64_t>(p.cycles, 1)) - 1;
+      s.buckets.n[w] = s.buckets.c[w] + 1 - w * width;
     }
   }
 

@@ -5,12 +5,15 @@
 // clear line with the lock released and no output left, and a busy device exits 3.
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
+#include <signal.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "host/card.h"
@@ -266,6 +269,38 @@ TEST_F(OtpuLensCardTest, ARunThatNeverHaltsTimesOutNamingStatus) {
   const std::string line = FailureLine(r, 1, emu.prefix());
   EXPECT_NE(line.find("STATUS"), std::string::npos) << line;
   EXPECT_NE(line.find("500 ms"), std::string::npos) << line;
+}
+
+// Issue 13.5: SIGTERM/SIGINT during a recording stop the run (CTRL=0), leave no file and the
+// lock free, and exit 128 + signal with one line.
+TEST_F(OtpuLensCardTest, TermOrIntDuringARunStopsItAndExitsWithOneLine) {
+  Emulator emu({"--fault", "hang"});  // the run never halts: the signal finds it running
+  ASSERT_TRUE(emu.ready()) << emu.startup_output();
+  for (int sig : {SIGTERM, SIGINT}) {
+    SCOPED_TRACE(sig);
+    std::vector<std::string> args = {OTPU_LENS_BINARY, "record", "--dev", emu.prefix(),
+                                     "--workload", "mlp-small", "--timeout", "120",
+                                     "-o", OutPath("k.otpuprof")};
+    testing::TestProcess p(args, {"OTPU_RUN_DIR=" + RunDir()});
+    ASSERT_NE(p.ReadLine(60).find("register map"), std::string::npos);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ASSERT_EQ(::kill(p.pid(), sig), 0);
+    ProcessResult r = p.Wait(60);
+    const std::string line = FailureLine(r, 128 + sig, emu.prefix());
+    EXPECT_EQ(line.rfind("otpu-lens record: ", 0), 0u) << line;
+    EXPECT_NE(line.find(std::string("interrupted by SIG") + sigabbrev_np(sig)), std::string::npos)
+        << line;
+    EXPECT_NE(line.find("no profile written"), std::string::npos) << line;
+  }
+}
+
+TEST_F(OtpuLensCardTest, OutputThatIsADirectoryIsRefusedBeforeRecording) {
+  const std::string prefix = (dir_ / "xdma7").string();  // never reached
+  ProcessResult r = OtpuLens({"record", "--dev", prefix, "--workload", "mlp-small", "-o",
+                              (dir_ / "out").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "otpu-lens record: -o " + (dir_ / "out").string() +
+                       ": is a directory, not a profile file\n");
 }
 
 TEST_F(OtpuLensCardTest, BusyDeviceExitsThreeWithOneLineNamingTheHolder) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "host/lock/device_lock.h"
+#include "host/stop_request.h"
 #include "host/programs/board_factory.h"
 #include "host/programs/checkpoint_run.h"
 #include "host/programs/record_command.h"
@@ -198,7 +199,14 @@ int Record(const std::vector<std::string>& args) {
   }
   ra.timeout = std::chrono::milliseconds(int64_t(timeout_s * 1000));
   std::string why;
+  struct stat out_st;
+  if (stat(ra.out.c_str(), &out_st) == 0 && S_ISDIR(out_st.st_mode)) {
+    // Found now, not at the final rename after the whole recording (issue 13.7).
+    return Fail(kExitUsage, prog + "-o " + ra.out + ": is a directory, not a profile file");
+  }
   if (!OutputDirWritable(ra.out, &why)) return Fail(kExitFailure, prog + ra.out + ": " + why);
+  // From here on SIGINT/SIGTERM stop the run (CTRL=0) and exit 130/143 with one line.
+  InstallStopHandlers();
 
   // A card is held for the whole recording, so no other tool's runs interleave with ours.
   std::unique_ptr<DeviceLock> lock;

@@ -135,7 +135,7 @@ void AddTraffic(const sim::InstrEvent& e, int64_t end, const Windows& windows, S
 StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const isa::Config& cfg,
                                const isa::Program& program, const sim::RunEvents& events,
                                int bucket_cycles) {
-  if (bucket_cycles < 1 && bucket_cycles != kOneWindow) {
+  if (bucket_cycles < 1) {
     return InvalidArgument("bucket of " + std::to_string(bucket_cycles) +
                            " cycles: a counter window must be at least 1 cycle");
   }

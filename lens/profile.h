@@ -176,8 +176,8 @@ struct HwTrace {
   int64_t records = 0;         // records read back
   int64_t open_at_end = 0;     // instructions without an end record
   int64_t traced_to = 0;       // last cycle the trace covers
-  int64_t damaged = 0;         // record groups skipped as corrupt (absent in the file: 0)
   bool complete = false;       // nothing lost
+  int64_t damaged = 0;         // record groups skipped as corrupt (absent in the file: 0)
   bool operator==(const HwTrace&) const = default;
 };
 

@@ -129,7 +129,7 @@ TEST(ProfileJson, DeepNestingInsideAProfileIsAnError) {
 
 TEST(ProfileJson, DuplicateKeyIsRejected) {
   EXPECT_EQ(ErrorOf(R"({"format":"openTPU-profile","version":1,"version":1,"profiles":[]})"),
-            "invalid JSON at byte 51: duplicate key \"version\"");
+            "invalid JSON at byte 49: duplicate key \"version\"");
 }
 
 TEST(ProfileJson, TopLevelMustBeAnObject) {

@@ -10,6 +10,7 @@ packages=(
   rapidjson-dev libdeflate-dev libpcre2-dev libicu-dev
   libfuse3-dev fuse3 libcpp-httplib-dev
   chromium python3 gzip
+  clang libclang-rt-14-dev  # the libFuzzer targets (tests/fuzz)
 )
 
 missing=()

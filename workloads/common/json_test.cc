@@ -38,7 +38,7 @@ TEST(Json, DuplicateKeyIsAnErrorNamingTheKey) {
   rapidjson::Document doc;
   Status s = ParseJson(R"({"a": 1, "b": {"a": 2}, "a": 3})", "p.json", &doc);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("p.json: invalid JSON at byte 28: duplicate key \"a\""), std::string::npos)
+  EXPECT_NE(s.message().find("p.json: invalid JSON at byte 27: duplicate key \"a\""), std::string::npos)
       << s.message();
 }
 

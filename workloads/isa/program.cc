@@ -40,7 +40,11 @@ std::string RepoRelative(const std::string& path) {
   const std::string root = std::string(OTPU_SOURCE_DIR) + "/";
   if (path.compare(0, root.size(), root) == 0) return path.substr(root.size());
 #endif
-  return path;
+  // ccache with base_dir compiles with paths relative to the build directory, which sits in
+  // the checkout ("../workloads/kernels/mlp.cc" from build/): drop the climb to the root.
+  size_t from = 0;
+  while (path.compare(from, 3, "../") == 0) from += 3;
+  return path.substr(from);
 }
 
 R ProgramBuilder::Alloc() {

@@ -132,7 +132,7 @@ TEST(Qwen3Config, DeepNestingIsDataLossNotACrash) {
 TEST(Qwen3Config, DuplicateKeyIsDataLoss) {
   auto c = ParseQwen3Config(R"({"hidden_size": 1, "hidden_size": 2})", "m/config.json");
   EXPECT_EQ(c.status().code(), StatusCode::kDataLoss);
-  EXPECT_THAT(c.status().message(), HasSubstr("m/config.json: invalid JSON at byte 35: duplicate key \"hidden_size\""));
+  EXPECT_THAT(c.status().message(), HasSubstr("m/config.json: invalid JSON at byte 32: duplicate key \"hidden_size\""));
 }
 
 TEST(Qwen3TensorShape, GivesHuggingFaceLayouts) {

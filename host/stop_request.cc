@@ -27,6 +27,15 @@ void InstallStopHandlers() {
   }
 }
 
+void RestoreStopSignals() {
+  for (int sig : {SIGINT, SIGTERM}) {
+    struct sigaction old {};
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == OnStopSignal) {
+      std::signal(sig, SIG_DFL);
+    }
+  }
+}
+
 int StopSignal() { return g_stop_signal; }
 
 void SetStopSignalForTest(int sig) { g_stop_signal = sig; }

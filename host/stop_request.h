@@ -11,6 +11,9 @@ namespace otpu::host {
 // returns). Call once, from main, before touching a card.
 void InstallStopHandlers();
 
+// Gives SIGINT and SIGTERM their default action again (e.g. before serving a page until Ctrl-C).
+void RestoreStopSignals();
+
 // The signal that asked us to stop, or 0.
 int StopSignal();
 

@@ -125,7 +125,8 @@ TEST(Analyze, RebuiltWindowsAreBoundedWhateverTheCycleCount) {
   p.cycles = 1'000'000'000;
   const Analysis a = Analyze(p);
   EXPECT_TRUE(a.rebuilt_windows);
-  EXPECT_EQ(a.windows, int64_t{1} << 18);
+  EXPECT_LE(a.windows, int64_t{1} << 18);
+  EXPECT_GT(a.windows, int64_t{1} << 17);
 }
 
 }  // namespace

@@ -174,7 +174,7 @@ StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const 
 
   // busy[slice][unit]: the intervals each unit had an instruction in.
   std::vector<std::vector<std::vector<Interval>>> busy(
-      size_t(slices), std::vector<std::vector<Interval>>(isa::kNumUnits));
+      static_cast<size_t>(slices), std::vector<std::vector<Interval>>(isa::kNumUnits));
   p.instrs.reserve(events.instrs.size());
   for (const sim::InstrEvent& e : events.instrs) {
     p.instrs.push_back(Row(e, program));

@@ -205,8 +205,6 @@ int Record(const std::vector<std::string>& args) {
     return Fail(kExitUsage, prog + "-o " + ra.out + ": is a directory, not a profile file");
   }
   if (!OutputDirWritable(ra.out, &why)) return Fail(kExitFailure, prog + ra.out + ": " + why);
-  // From here on SIGINT/SIGTERM stop the run (CTRL=0) and exit 130/143 with one line.
-  InstallStopHandlers();
 
   // A card is held for the whole recording, so no other tool's runs interleave with ours.
   std::unique_ptr<DeviceLock> lock;
@@ -218,6 +216,9 @@ int Record(const std::vector<std::string>& args) {
     }
     lock = std::move(*held);
   }
+  // From here on SIGINT/SIGTERM stop the run (CTRL=0) and exit 130/143 with one line (while
+  // waiting for the lock above they still simply end the program).
+  InstallStopHandlers();
   ra.mem = BoardMemoryName(choice);
   int code = kExitFailure;
   {
@@ -226,6 +227,7 @@ int Record(const std::vector<std::string>& args) {
     code = RecordOn(**board, ra);
   }
   lock.reset();  // the board is closed; --open serves the file without the card
+  RestoreStopSignals();  // Ctrl-C ends the server as usual
   if (code != kExitOk || !vm["open"].as<bool>()) return code;
   return lens::cli::Open("otpu-lens", {ra.out});
 }

@@ -247,11 +247,11 @@ TEST(TokenizerLoad, TextThatIsNotJsonIsDataLoss) {
 // Issue 13.7: PCRE2's match limit error did not name tokenizer.json.
 TEST(TokenizerEncode, PatternThatHitsTheMatchLimitNamesTheFile) {
   const std::string tail =
-      R"("pre_tokenizer": {"type": "Split", "pattern": {"Regex": "(a+)+b"}, )"
+      R"("pre_tokenizer": {"type": "Split", "pattern": {"Regex": "(\\w+\\s?)+$"}, )"
       R"("behavior": "Isolated", "invert": false})";
   auto t = Tokenizer::FromJson(MiniJson({}, {}, tail), "bad/tokenizer.json");
   ASSERT_TRUE(t.ok()) << t.status().message();
-  auto ids = (*t)->Encode(std::string(40, 'a'));
+  auto ids = (*t)->Encode(std::string(40, 'a') + "!");  // catastrophic backtracking
   ASSERT_FALSE(ids.ok());
   EXPECT_EQ(ids.status().code(), StatusCode::kDataLoss);
   EXPECT_THAT(ids.status().message(), HasSubstr("bad/tokenizer.json: pre_tokenizer: "));

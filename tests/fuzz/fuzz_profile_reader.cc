@@ -10,7 +10,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace otpu::lens;
-  StatusOr<ProfileFile> file = ReadBytes(std::string(reinterpret_cast<const char*>(data), size),
+  otpu::StatusOr<ProfileFile> file = ReadBytes(std::string(reinterpret_cast<const char*>(data), size),
                                          "fuzz.otpuprof");
   if (!file.ok()) return 0;
   (void)InfoText(*file, "fuzz.otpuprof");

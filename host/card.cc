@@ -274,6 +274,7 @@ Status Card::StopEarlierRun(std::chrono::milliseconds timeout) {
   RETURN_IF_ERROR(Write(Reg::kCTRL, 0));  // RUN falling aborts the run
   StatusOr<uint32_t> after =
       Poll(Reg::kSTATUS, isa::kSTATUS_RUNNING, /*until_set=*/false, timeout, "the earlier run did not stop");
+  if (!after.ok() && StopSignal() != 0) return after.status();  // interrupted while waiting
   if (!after.ok()) {
     return Internal(
         StrFormat("%s: the core is still running an earlier run (STATUS %s (%s)) and did not "

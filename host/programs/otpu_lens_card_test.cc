@@ -277,10 +277,10 @@ TEST_F(OtpuLensCardTest, ARunThatNeverHaltsTimesOutNamingStatus) {
 // Issue 13.5: SIGTERM/SIGINT during a recording stop the run (CTRL=0), leave no file and the
 // lock free, and exit 128 + signal with one line.
 TEST_F(OtpuLensCardTest, TermOrIntDuringARunStopsItAndExitsWithOneLine) {
-  Emulator emu({"--fault", "hang"});  // the run never halts: the signal finds it running
-  ASSERT_TRUE(emu.ready()) << emu.startup_output();
   for (int sig : {SIGTERM, SIGINT}) {
     SCOPED_TRACE(sig);
+    Emulator emu({"--fault", "hang"});  // the run never halts: the signal finds it running
+    ASSERT_TRUE(emu.ready()) << emu.startup_output();
     std::vector<std::string> args = {OTPU_LENS_BINARY, "record", "--dev", emu.prefix(),
                                      "--workload", "mlp-small", "--timeout", "120",
                                      "-o", OutPath("k.otpuprof")};

@@ -1,11 +1,14 @@
 #include "host/card.h"
 
+#include <string.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <thread>
 #include <utility>
 
 #include "workloads/common/strings.h"
+#include "host/stop_request.h"
 
 namespace otpu::host {
 namespace {
@@ -165,6 +168,11 @@ StatusOr<uint32_t> Card::Poll(Reg reg, uint32_t mask, bool until_set,
   const Clock::time_point deadline = Clock::now() + timeout;
   for (int polls = 0;; ++polls) {
     const Clock::time_point at = Clock::now();
+    if (int sig = StopSignal()) {
+      // A stop request: abort the run (RUN falling) and say what became of it.
+      return Internal(StrFormat("%s: interrupted by SIG%s; %s", board_->Describe().c_str(),
+                                sigabbrev_np(sig), Stop().c_str()));
+    }
     ASSIGN_OR_RETURN(uint32_t v, Read(reg));
     if (until_set ? (v & mask) != 0 : (v & mask) == 0) return v;
     if (Clock::now() >= deadline) {
@@ -259,6 +267,28 @@ std::string Card::Stop() {
   return "stopped the run (CTRL=0)";
 }
 
+Status Card::StopEarlierRun(std::chrono::milliseconds timeout) {
+  ASSIGN_OR_RETURN(uint32_t idle, Read(Reg::kSTATUS));
+  if (!(idle & isa::kSTATUS_RUNNING)) return OkStatus();
+  const std::string where = board_->Describe();
+  RETURN_IF_ERROR(Write(Reg::kCTRL, 0));  // RUN falling aborts the run
+  StatusOr<uint32_t> after =
+      Poll(Reg::kSTATUS, isa::kSTATUS_RUNNING, /*until_set=*/false, timeout, "the earlier run did not stop");
+  if (!after.ok() && StopSignal() != 0) return after.status();  // interrupted while waiting
+  if (!after.ok()) {
+    return Internal(
+        StrFormat("%s: the core is still running an earlier run (STATUS %s (%s)) and did not "
+                  "stop on CTRL=0; the board needs a reset",
+                  where.c_str(), Hex(idle).c_str(), StatusBitNames(idle).c_str()));
+  }
+  if (note_sink_) {
+    note_sink_(StrFormat("%s: the core was still running an earlier run (STATUS %s (%s)); "
+                         "stopped it (CTRL=0)",
+                         where.c_str(), Hex(idle).c_str(), StatusBitNames(idle).c_str()));
+  }
+  return OkStatus();
+}
+
 StatusOr<RunResult> Card::Run(const RunOptions& opts) {
   const std::string where = board_->Describe();
   if (prog_n_ == 0) return InvalidArgument(where + ": Run before a program was written");
@@ -276,13 +306,10 @@ StatusOr<RunResult> Card::Run(const RunOptions& opts) {
                     where.c_str(), i, opts.args[size_t(i)]));
     }
   }
-  ASSIGN_OR_RETURN(uint32_t idle, Read(Reg::kSTATUS));
-  if (idle & isa::kSTATUS_RUNNING) {
-    return Internal(
-        StrFormat("%s: the core is still running an earlier run (STATUS %s (%s)); "
-                  "the board needs a reset",
-                  where.c_str(), Hex(idle).c_str(), StatusBitNames(idle).c_str()));
+  if (int sig = StopSignal()) {
+    return Internal(StrFormat("%s: interrupted by SIG%s before the run", where.c_str(), sigabbrev_np(sig)));
   }
+  RETURN_IF_ERROR(StopEarlierRun(opts.timeout));
   RETURN_IF_ERROR(LoadImem());
   if (info_.has_trace()) {
     // ENABLE off for an untraced run: it records nothing (the buffer keeps what it had).

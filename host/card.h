@@ -10,6 +10,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -119,6 +120,10 @@ class Card {
   // card (no ARG registers) is given a non-zero ARG, or before WriteProgram.
   StatusOr<RunResult> Run(const RunOptions& opts);
 
+  // Where Card says what it did on its own (one line each, no trailing newline): stopping an
+  // earlier run it found still running. Unset: such notes are dropped.
+  void set_note_sink(std::function<void(const std::string&)> sink) { note_sink_ = std::move(sink); }
+
   // TRACE_COUNT, TRACE_DROP and the buffer as the last traced run (with `keep_last` as it
   // had) left it: what Run drains; reading again gives the same records.
   StatusOr<TraceDrain> ReadTrace(bool keep_last);
@@ -141,8 +146,13 @@ class Card {
   // Writes CTRL=0 after a run that did not halt and says what became of it (for the error).
   std::string Stop();
 
+  // Before a run: a core still running (a recorder killed under the lock we now hold left it)
+  // is stopped with CTRL=0 and waited for up to `timeout`; Internal naming STATUS if it runs on.
+  Status StopEarlierRun(std::chrono::milliseconds timeout);
+
   BoardIface* board_;
   CardInfo info_;
+  std::function<void(const std::string&)> note_sink_;
   uint64_t prog_addr_ = 0;
   uint32_t prog_n_ = 0;
 };

@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+#include <csignal>
+#include <thread>
+
+#include "host/stop_request.h"
 #include "sim/board/board_model.h"
 #include "sim/board/sim_board.h"
 #include "sim/isa/isa_sim.h"
@@ -245,6 +249,53 @@ TEST(CardRun, RunThatNeverHaltsTimesOutNamingStatusAndCtrlZeroStopsIt) {
   ASSERT_TRUE(card->WriteProgram(Copies(2), 0).ok());
   auto again = card->Run({});
   EXPECT_TRUE(again.ok()) << again.status().message();
+}
+
+// Issue 13.5: a recorder killed mid-run leaves the core running; the next holder of the lock
+// stops it (RUN falling aborts the run), says so in one note and runs.
+TEST(CardRun, EarlierRunStillRunningIsStoppedWithANote) {
+  auto board = NewBoard();
+  auto card = Probe(board.get());
+  ASSERT_TRUE(card->WriteProgram(Copies(0xFFFFFFFFu), 0).ok());
+  // What the killed recorder did: load and start, then nothing.
+  ASSERT_TRUE(board->WriteReg(uint32_t(Reg::kPROG_ADDR), 0).ok());
+  ASSERT_TRUE(board->WriteReg(uint32_t(Reg::kPROG_N), uint32_t(Copies(0xFFFFFFFFu).size())).ok());
+  ASSERT_TRUE(board->WriteReg(uint32_t(Reg::kCTRL), isa::kCTRL_LOAD).ok());
+  for (int i = 0; i < 1000 && (*board->ReadReg(uint32_t(Reg::kSTATUS)) & isa::kSTATUS_LOADING); ++i) {
+  }
+  ASSERT_TRUE(board->WriteReg(uint32_t(Reg::kCTRL), isa::kCTRL_RUN).ok());
+  ASSERT_TRUE(*board->ReadReg(uint32_t(Reg::kSTATUS)) & isa::kSTATUS_RUNNING);
+
+  std::vector<std::string> notes;
+  card->set_note_sink([&](const std::string& n) { notes.push_back(n); });
+  ASSERT_TRUE(card->WriteProgram(Copies(2), 0).ok());
+  auto run = card->Run({});
+  EXPECT_TRUE(run.ok()) << run.status().message();
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("board model: the core was still running an earlier run (STATUS"),
+            std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("stopped it (CTRL=0)"), std::string::npos) << notes[0];
+}
+
+TEST(CardRun, StopRequestAbortsTheRunNamingTheSignal) {
+  auto board = NewBoard();
+  auto card = Probe(board.get());
+  ASSERT_TRUE(card->WriteProgram(Copies(0xFFFFFFFFu), 0).ok());
+  std::thread stopper([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    SetStopSignalForTest(SIGTERM);
+  });
+  RunOptions opts;
+  opts.timeout = std::chrono::milliseconds(60000);
+  auto run = card->Run(opts);
+  stopper.join();
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.status().message().find("interrupted by SIGTERM; stopped the run (CTRL=0)"),
+            std::string::npos) << run.status().message();
+  auto status = board->ReadReg(uint32_t(Reg::kSTATUS));
+  ASSERT_TRUE(status.ok());
+  EXPECT_EQ(*status & isa::kSTATUS_RUNNING, 0u);
+  SetStopSignalForTest(0);
 }
 
 TEST(CardRun, ProgramErrorsNameTheLimit) {

@@ -137,6 +137,12 @@ int Main(int argc, char** argv) {
       return acquired.status().code() == StatusCode::kUnavailable ? kBusyExitCode : kExitError;
     }
     lock = std::move(acquired).value();
+    // Like flock(1): the command inherits the locked descriptor, so the lock outlives a
+    // killed otpu-lock for as long as any process of the command runs (issue 13.4).
+    if (Status shared = lock->ShareWithChildren(); !shared.ok()) {
+      std::fprintf(stderr, "otpu-lock: %s\n", shared.message().c_str());
+      return kExitError;
+    }
     ::setenv(kLockHeldEnv, options.dev.c_str(), 1);
     ::setenv(kLockPidEnv, std::to_string(::getpid()).c_str(), 1);
   }

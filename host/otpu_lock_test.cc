@@ -1,8 +1,10 @@
 // otpu-lock end to end: the real binary, real commands, a fresh OTPU_RUN_DIR per test.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 #include <thread>
 
@@ -135,9 +137,12 @@ TEST_F(OtpuLockTest, NestedOtpuLockKeepsTheOuterHolder) {
 
 TEST_F(OtpuLockTest, VerifiedInheritedLockRunsWithoutTakingIt) {
   std::unique_ptr<DeviceLock> held = Hold();  // this test is otpu-lock's ancestor and holder
+  ASSERT_EQ(::fcntl(held->descriptor(), F_SETFD, 0), 0);  // passed down, as otpu-lock does
   const std::string self = std::to_string(::getpid());
-  ProcessResult result = Run({"--wait", "0", "sh", "-c", "echo $OTPU_LOCK_PID"},
-                             {"OTPU_LOCK_HELD=/dev/xdma0", "OTPU_LOCK_PID=" + self});
+  ProcessResult result =
+      Run({"--wait", "0", "sh", "-c", "echo $OTPU_LOCK_PID"},
+          {"OTPU_LOCK_HELD=/dev/xdma0", "OTPU_LOCK_PID=" + self,
+           "OTPU_LOCK_FDS=xdma0.lock=" + std::to_string(held->descriptor())});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, self + "\n");
 }
@@ -150,9 +155,63 @@ TEST_F(OtpuLockTest, WrongInheritedVariablesAreIgnoredWithAWarning) {
   ProcessResult result = lock.Wait(5);
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, std::to_string(lock.pid()) + "\n");  // it locked for itself
-  EXPECT_EQ(result.err, "otpu-lock: ignoring OTPU_LOCK_HELD and OTPU_LOCK_PID: OTPU_LOCK_PID=" +
-                            other + " is not an ancestor of this process (pid " +
-                            std::to_string(lock.pid()) + ")\n");
+  EXPECT_EQ(result.err,
+            "otpu-lock: ignoring OTPU_LOCK_HELD and OTPU_LOCK_PID: OTPU_LOCK_HELD=/dev/xdma0 is "
+            "set but no inherited descriptor holds " + tmp_.lock_path() +
+                " (OTPU_LOCK_FDS does not name it)\n");
+}
+
+// Issue 13.6: the lock file is world-writable, so a pid in it proves nothing.
+TEST_F(OtpuLockTest, ForgedPidInTheLockFileDoesNotGetIn) {
+  TestProcess holder(Cmd({"--wait", "0", "sh", "-c", "echo ready; sleep 5"}), Env());
+  ASSERT_EQ(holder.ReadLine(5), "ready");
+  const std::string self = std::to_string(::getpid());  // an ancestor of the next otpu-lock
+  { std::ofstream(tmp_.lock_path()) << self << "\n"; }
+  ProcessResult result = Run({"--wait", "0", "echo", "IN"},
+                             {"OTPU_LOCK_HELD=xdma0", "OTPU_LOCK_PID=" + self});
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(result.out, "");
+}
+
+TEST_F(OtpuLockTest, ForgedDescriptorOfTheLockFileDoesNotGetIn) {
+  TestProcess holder(Cmd({"--wait", "0", "sh", "-c", "echo ready; sleep 5"}), Env());
+  ASSERT_EQ(holder.ReadLine(5), "ready");
+  ProcessResult result = testing::RunProcess(
+      {"sh", "-c", "exec 7<\"$OTPU_RUN_DIR/xdma0.lock\"; OTPU_LOCK_FDS=xdma0.lock=7 "
+                   "OTPU_LOCK_HELD=xdma0 OTPU_LOCK_PID=$$ " + kOtpuLock + " --wait 0 echo IN"},
+      Env(), 5);
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(result.out, "");
+  EXPECT_NE(result.err.find("another process holds the lock"), std::string::npos) << result.err;
+}
+
+// Issue 13.4: SIGKILL of otpu-lock freed the lock while its command still drove the card.
+TEST_F(OtpuLockTest, KilledOtpuLockKeepsTheLockWhileItsCommandRuns) {
+  const std::string inner = tmp_.path() + "/inner";
+  // The background part outlives the shell (which otpu-lock's death may take along) and
+  // starts one more tool under the lock after otpu-lock is gone.
+  TestProcess first(
+      Cmd({"--wait", "0", "sh", "-c",
+           "(sleep 1; " + kOtpuLock + " --wait 0 echo inner > " + inner + "; sleep 0.5) & "
+           "echo ready; wait"}),
+      Env());
+  ASSERT_EQ(first.ReadLine(5), "ready");
+  ASSERT_EQ(::kill(first.pid(), SIGKILL), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // not Wait: the pipes stay open
+  ProcessResult during = Run({"--wait", "0", "true"});
+  EXPECT_EQ(during.exit_code, 3) << during.err;
+  ProcessResult after = Run({"--wait", "5", "cat", inner});
+  EXPECT_EQ(after.exit_code, 0) << after.err;
+  EXPECT_EQ(after.out, "inner\n");  // the tool inside ran under the inherited lock
+}
+
+// Issue 13.7: the inner xdma0 used to wait an hour on its own outermost lock.
+TEST_F(OtpuLockTest, NestingBackToAnOuterDeviceRunsUnderItsLock) {
+  ProcessResult result = Run({"--wait", "1", "--", kOtpuLock, "--dev", "/dev/xdma1", "--wait", "1",
+                              "--", kOtpuLock, "--dev", "/dev/xdma0", "--wait", "1", "echo", "IN"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "IN\n");
+  EXPECT_EQ(result.err, "");
 }
 
 TEST_F(OtpuLockTest, TermIsForwardedAndOtpuLockExitsAfterTheChild) {

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -59,6 +60,19 @@ Status SpawnDetached(const std::string& exe, const std::string& url) {
   return OkStatus();
 }
 
+// A small icon, so a browser's automatic /favicon.ico request is not a 404 in its console.
+constexpr char kFavicon[] =
+    "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'>"
+    "<circle cx='8' cy='8' r='6' fill='none' stroke='#2a6ebb' stroke-width='3'/></svg>";
+
+// Whether `host` (the Host header) names this server: 127.0.0.1:PORT or localhost:PORT. A page
+// of another site that rebinds its DNS name to 127.0.0.1 sends its own name and is refused.
+bool IsOwnHost(std::string host, int port) {
+  for (char& c : host) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const std::string p = ":" + std::to_string(port);
+  return host == kAppServerHost + p || host == "localhost" + p;
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<AppServer>> AppServer::Create(std::string page, std::string profile_path,
@@ -80,6 +94,32 @@ StatusOr<std::unique_ptr<AppServer>> AppServer::Create(std::string page, std::st
   AppServer* self = s.get();
   // No keep-alive: an idle kept-alive connection holds a worker, and Stop() waits for it.
   srv.set_keep_alive_max_count(1);
+  // A client that stops sending (or trickles) gives up its worker after kIoTimeoutSeconds per
+  // read; requests are GETs, so a body is refused past a few KiB (issue 13.7).
+  srv.set_read_timeout(kIoTimeoutSeconds, 0);
+  srv.set_write_timeout(kIoTimeoutSeconds, 0);
+  srv.set_payload_max_length(kMaxBodyBytes);
+  srv.set_pre_routing_handler([self](const httplib::Request& req, httplib::Response& res) {
+    if (req.headers.size() > kMaxHeaders) {
+      res.status = 431;
+      res.set_content("more than " + std::to_string(kMaxHeaders) + " header fields",
+                      "text/plain");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    // DNS-rebinding guard (issue 14.6): only our own address may be asked for.
+    if (!IsOwnHost(req.get_header_value("Host"), self->port_)) {
+      res.status = 421;
+      res.set_content("Host must be 127.0.0.1:" + std::to_string(self->port_) + " or localhost:" +
+                          std::to_string(self->port_),
+                      "text/plain");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  srv.Get("/favicon.ico", [](const httplib::Request&, httplib::Response& res) {
+    res.set_header("Cache-Control", "max-age=86400");
+    res.set_content(kFavicon, "image/svg+xml");
+  });
   srv.Get("/", [self](const httplib::Request&, httplib::Response& res) {
     res.set_header("Cache-Control", "no-store");
     res.set_content(self->page_, "text/html; charset=utf-8");

@@ -1,9 +1,11 @@
 // `lens open`: a local HTTP server for the Lens app (docs/lens-app.md). It listens on 127.0.0.1
-// only, serves the page at `/` and the profile file's bytes at `/profile`, and answers 404 to
-// every other path.
+// only, answers only requests whose Host is 127.0.0.1:PORT or localhost:PORT (421 otherwise),
+// serves the page at `/`, the profile file's bytes at `/profile` and an icon at /favicon.ico,
+// and answers 404 to every other path.
 #ifndef OTPU_LENS_APP_SERVER_H_
 #define OTPU_LENS_APP_SERVER_H_
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <thread>
@@ -50,6 +52,11 @@ class AppServer {
 
 // The address the server binds: loopback only, never a public interface.
 inline constexpr const char* kAppServerHost = "127.0.0.1";
+// Limits of one request (docs/lens-app.md): header fields (431 past it), body bytes, and the
+// seconds a read or write may wait before the connection is dropped.
+inline constexpr size_t kMaxHeaders = 100;
+inline constexpr size_t kMaxBodyBytes = 64 * 1024;
+inline constexpr int kIoTimeoutSeconds = 2;
 
 // Opens `url` in the user's browser with the first of `commands` found on PATH (or given as a
 // path), detached, output discarded; returns the command used. Unavailable when there is no

@@ -2,13 +2,18 @@
 
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "lens/app/page.h"
 
@@ -84,12 +89,86 @@ TEST_F(AppServerTest, AnswersOtherPathsWith404) {
   auto s = Start(PathOf("run.otpuprof"));
   ASSERT_TRUE(s);
   for (const char* path : {"/index.html", "/profile/x", "/run.otpuprof", "/etc/passwd",
-                           "/../run.otpuprof", "/favicon.ico"}) {
+                           "/../run.otpuprof"}) {
     httplib::Result r = Get(*s, path);
     ASSERT_TRUE(r) << path;
     EXPECT_EQ(r->status, 404) << path;
     EXPECT_EQ(r->body.find('x'), std::string::npos) << path;
   }
+}
+
+// Issue 14.6: the browser asks for /favicon.ico on every load; a 404 is a console error.
+TEST_F(AppServerTest, ServesAFavicon) {
+  auto s = Start("");
+  ASSERT_TRUE(s);
+  httplib::Result r = Get(*s, "/favicon.ico");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->get_header_value("Content-Type"), "image/svg+xml");
+}
+
+// Issue 14.6: a DNS-rebinding page sends its own name as Host.
+TEST_F(AppServerTest, RefusesAForeignHostHeader) {
+  Spit(PathOf("run.otpuprof"), "secret");
+  auto s = Start(PathOf("run.otpuprof"));
+  ASSERT_TRUE(s);
+  const std::string port = std::to_string(s->port());
+  for (const std::string& host : std::vector<std::string>{
+           "evil.example:" + port, "127.0.0.1", "127.0.0.1:1", "", "localhost.evil.example:" + port}) {
+    httplib::Client client(kAppServerHost, s->port());
+    httplib::Headers h = {{"Host", host}};
+    httplib::Result r = client.Get("/profile", h);
+    ASSERT_TRUE(r) << host;
+    EXPECT_EQ(r->status, 421) << host;
+    EXPECT_EQ(r->body.find("secret"), std::string::npos) << host;
+  }
+  for (const std::string& host :
+       std::vector<std::string>{"127.0.0.1:" + port, "localhost:" + port, "LocalHost:" + port}) {
+    httplib::Client client(kAppServerHost, s->port());
+    httplib::Result r = client.Get("/profile", httplib::Headers{{"Host", host}});
+    ASSERT_TRUE(r) << host;
+    EXPECT_EQ(r->status, 200) << host;
+  }
+}
+
+// Raw bytes to the server on one connection; what it answered (empty if it closed).
+std::string RawRequest(int port, const std::string& request, double* seconds = nullptr) {
+  httplib::Client probe(kAppServerHost, port);  // only to be sure it listens
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(uint16_t(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return "connect failed";
+  const auto start = std::chrono::steady_clock::now();
+  (void)!::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) out.append(buf, size_t(n));
+  if (seconds) {
+    *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  ::close(fd);
+  return out;
+}
+
+// Issue 13.7: 100,000 headers were accepted.
+TEST_F(AppServerTest, TooManyHeadersAre431) {
+  auto s = Start("");
+  ASSERT_TRUE(s);
+  std::string req = "GET / HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(s->port()) + "\r\n";
+  for (int i = 0; i < 1000; ++i) req += "X-" + std::to_string(i) + ": y\r\n";
+  req += "\r\n";
+  EXPECT_EQ(RawRequest(s->port(), req).rfind("HTTP/1.1 431", 0), 0u);
+}
+
+// Issue 13.7: a connection that sends half a request was held for 60 s.
+TEST_F(AppServerTest, AStalledRequestIsDroppedAfterTheReadTimeout) {
+  auto s = Start("");
+  ASSERT_TRUE(s);
+  double seconds = 0;
+  RawRequest(s->port(), "GET / HTTP/1.1\r\nHost: 127.0.0.1", &seconds);
+  EXPECT_LT(seconds, kIoTimeoutSeconds + 3);
 }
 
 TEST_F(AppServerTest, ProfileIs404WithoutAFile) {

@@ -8,6 +8,9 @@ namespace otpu::lens {
 namespace {
 
 constexpr int64_t kRebuiltWindow = 64;
+// A file without buckets may claim any number of cycles (1e9 took 4.5 GB, issue 13.3): past
+// this many windows they widen instead, so memory follows the file, not a number in it.
+constexpr int64_t kMaxRebuiltWindows = int64_t{1} << 18;
 
 // Effective times of an instruction: what the app draws (lens/app/js/model.js).
 struct Times {
@@ -85,11 +88,14 @@ Analysis Analyze(const Profile& p) {
     }
   } else {
     a.rebuilt_windows = true;
-    const int64_t n = (p.cycles + kRebuiltWindow - 1) / kRebuiltWindow;
+    const int64_t cycles = std::max<int64_t>(p.cycles, 0);
+    const int64_t width =
+        std::max(kRebuiltWindow, (cycles + kMaxRebuiltWindows - 1) / kMaxRebuiltWindows);
+    const int64_t n = (cycles + width - 1) / width;
     for (const auto& [name, member] : Buckets::Columns()) w.col[name].assign(size_t(n), 0);
     for (int64_t k = 0; k < n; ++k) {
-      w.ws.push_back(double(k * kRebuiltWindow));
-      w.we.push_back(double(std::min((k + 1) * kRebuiltWindow, p.cycles)));
+      w.ws.push_back(double(k * width));
+      w.we.push_back(double(std::min((k + 1) * width, cycles)));
       w.col["n"][size_t(k)] = w.we.back() - w.ws.back();
     }
   }

@@ -120,5 +120,14 @@ TEST(Analyze, RebuildsWindowsWhenTheProfileHasNoBuckets) {
   EXPECT_DOUBLE_EQ(Cause(a, "stream"), 100);
 }
 
+TEST(Analyze, RebuiltWindowsAreBoundedWhateverTheCycleCount) {
+  Profile p;
+  p.cycles = 1'000'000'000;
+  const Analysis a = Analyze(p);
+  EXPECT_TRUE(a.rebuilt_windows);
+  EXPECT_LE(a.windows, int64_t{1} << 18);
+  EXPECT_GT(a.windows, int64_t{1} << 17);
+}
+
 }  // namespace
 }  // namespace otpu::lens

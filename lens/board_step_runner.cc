@@ -132,6 +132,7 @@ StatusOr<Profile> BoardStepRunner::BuildStepProfile(const std::string& name,
   regs.drop = t.drop;
   regs.depth = t.depth;
   regs.keep_last = t.keep_last;
+  regs.cycles = last_.counters.cycles;
   ASSIGN_OR_RETURN(Profile p, BuildHwProfile(name, info.config, run.program, t.records, regs,
                                              bucket_cycles, opts_.mem));
   p.clock_mhz = info.clock_mhz();

@@ -47,6 +47,13 @@ std::vector<Note> LossNotes(const HwTrace& t, const trace::DecodeStats& stats) {
     notes.push_back({NoteLevel::kWarn, "capture queue dropped " + std::to_string(t.drop) +
                                            " events (TRACE_DROP)"});
   }
+  if (t.damaged > 0) {
+    notes.push_back({NoteLevel::kWarn,
+                     std::to_string(t.damaged) +
+                         (t.damaged == 1 ? " damaged trace record group was skipped"
+                                         : " damaged trace record groups were skipped") +
+                         " (a cycle going backwards, past the run's CYCLES or after its halt)"});
+  }
   if (t.lost > 0) {
     const std::string head = std::to_string(t.lost) + " of " + std::to_string(t.count) +
                              " records did not fit the buffer: ";
@@ -65,8 +72,14 @@ std::vector<Note> LossNotes(const HwTrace& t, const trace::DecodeStats& stats) {
 StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cfg,
                                   const isa::Program& program, const trace::TraceRun& run,
                                   int window_cycles, const std::string& mem) {
+  if (window_cycles < 1) {
+    return InvalidArgument("bucket of " + std::to_string(window_cycles) +
+                           " cycles: a counter window must be at least 1 cycle");
+  }
+  // The core's own windows replace the buckets below: build none by cycle count (a damaged
+  // trace may claim billions of cycles; issue 13.2).
   ASSIGN_OR_RETURN(Profile p, BuildProfile(ProfileKind::kRtl, name, cfg, program, run.events,
-                                           window_cycles));
+                                           kOneWindow));
   p.config.MEM = mem;
   Slice& s = p.slices[0];
   UseCoreCounters(run, &s);
@@ -93,7 +106,7 @@ StatusOr<Profile> BuildHwProfile(const std::string& name, const isa::Config& cfg
                                  const TraceRegisters& regs, int window_cycles,
                                  const std::string& mem) {
   ASSIGN_OR_RETURN(trace::Tokens tokens, trace::Tokenize(records));
-  ASSIGN_OR_RETURN(trace::Decoded decoded, trace::Decode(tokens, program, cfg));
+  ASSIGN_OR_RETURN(trace::Decoded decoded, trace::Decode(tokens, program, cfg, regs.cycles));
   ASSIGN_OR_RETURN(Profile p,
                    BuildRtlProfile(name, cfg, program, decoded.run, window_cycles, mem));
   p.kind = ProfileKind::kHw;
@@ -107,8 +120,9 @@ StatusOr<Profile> BuildHwProfile(const std::string& name, const isa::Config& cfg
   t.records = int64_t(records.size());
   t.open_at_end = decoded.stats.open_at_end;
   t.traced_to = decoded.stats.traced_to;
+  t.damaged = decoded.stats.damaged;
   t.complete = t.drop == 0 && t.lost == 0 && tokens.cut_head == 0 && tokens.cut_tail == 0 &&
-               decoded.stats.orphans == 0 && decoded.run.halted;
+               decoded.stats.orphans == 0 && decoded.stats.damaged == 0 && decoded.run.halted;
   std::vector<Note> loss = LossNotes(t, decoded.stats);
   // Loss warnings go right after the verdict (docs/profile.md).
   p.notes.insert(p.notes.begin() + std::min<size_t>(1, p.notes.size()), loss.begin(), loss.end());

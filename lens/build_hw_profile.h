@@ -22,6 +22,7 @@ struct TraceRegisters {
   int64_t drop = 0;         // TRACE_DROP (lines)
   int64_t depth = 65536;    // buffer records (CAPS [15:8])
   bool keep_last = false;   // the ring (STOP_WHEN_FULL was 0)
+  int64_t cycles = -1;      // CYCLES, the run's length; bounds record cycles (-1: not read)
 };
 
 // The rtl profile of `run` (windows of `window_cycles`; `mem` is config.MEM).

@@ -61,5 +61,72 @@ TEST(BuildHwProfileTest, MalformedRecordsFailNamingTheRecord) {
   EXPECT_NE(p.status().message().find("record 3"), std::string::npos) << p.status().message();
 }
 
+// Windows ending at `lasts` (P + Q each), then the halt at `halt`.
+std::vector<trace::Record> Windows(const std::vector<uint32_t>& lasts, uint32_t halt) {
+  std::vector<trace::Record> r;
+  for (uint32_t last : lasts) {
+    r.push_back(trace::Window{trace::RecordType::kWINDOW_P, 64, last}.Encode());
+    for (uint32_t i = 0; i < trace::kWindowPColumns; ++i) r.push_back(trace::EncodeValue(i, 1));
+    r.push_back(trace::Window{trace::RecordType::kWINDOW_Q, 64, last}.Encode());
+    for (uint32_t i = 0; i < trace::kWindowQColumns; ++i) r.push_back(trace::EncodeValue(i, 1));
+  }
+  r.push_back(trace::SlotCycle{trace::RecordType::kHALT, 0, halt}.Encode());
+  for (uint32_t i = 0; i < trace::kHaltPorts; ++i) r.push_back(trace::EncodeValue(i, 0));
+  return r;
+}
+
+constexpr size_t kGroupRecords = 2 + trace::kWindowPColumns + trace::kWindowQColumns;
+
+// Issue 13.2: bit 22 of a P window's cycle flipped made the builder allocate ~9 GB.
+TEST(BuildHwProfileTest, CycleJumpingPastCyclesIsDamageNotMemory) {
+  std::vector<trace::Record> r = Windows({63, 127, 191}, 200);
+  r[kGroupRecords] |= trace::Record{1} << 22;  // the second P
+  StatusOr<Profile> p = Build(r, {.count = int64_t(r.size()), .cycles = 201});
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->cycles, 201);
+  EXPECT_EQ(p->hwtrace->damaged, 1);  // the P (its Q is an orphan)
+  EXPECT_FALSE(p->hwtrace->complete);
+  EXPECT_EQ(p->slices[0].buckets.size(), 2u);
+  bool noted = false;
+  for (const Note& n : p->notes) noted |= n.text.find("1 damaged trace record group was skipped") == 0;
+  EXPECT_TRUE(noted);
+}
+
+TEST(BuildHwProfileTest, CycleGoingBackwardsIsDamage) {
+  std::vector<trace::Record> r = Windows({63, 127, 191}, 200);
+  r[2 * kGroupRecords] = trace::Window{trace::RecordType::kWINDOW_P, 64, 27}.Encode();
+  StatusOr<Profile> p = Build(r, {.count = int64_t(r.size())});
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->cycles, 201);
+  EXPECT_GE(p->hwtrace->damaged, 1);
+  EXPECT_EQ(p->slices[0].buckets.c.back(), 127);
+}
+
+TEST(BuildHwProfileTest, RecordsAfterTheHaltAreDamage) {
+  std::vector<trace::Record> r = Windows({63}, 100);
+  std::vector<trace::Record> more = Windows({150}, 160);
+  r.insert(r.end(), more.begin(), more.end());
+  StatusOr<Profile> p = Build(r, {.count = int64_t(r.size())});
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->cycles, 101);
+  EXPECT_EQ(p->hwtrace->damaged, 3);
+}
+
+// Without CYCLES a halt a billion cycles out is believed, but nothing is sized by it.
+TEST(BuildHwProfileTest, HugeCycleCountAllocatesNothingByCycles) {
+  std::vector<trace::Record> r = Windows({63, 127}, 200);
+  r[2 * kGroupRecords] |= trace::Record{1} << 30;  // the halt
+  StatusOr<Profile> p = Build(r, {.count = int64_t(r.size())});
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->cycles, (int64_t{1} << 30) + 201);
+  EXPECT_EQ(p->slices[0].buckets.size(), 2u);
+}
+
+TEST(BuildHwProfileTest, BadWindowIsAnError) {
+  const std::vector<trace::Record> r = HaltOnly();
+  EXPECT_EQ(BuildHwProfile("t", isa::Config{}, Program(), r, {}, 0, "ideal").status().code(),
+            StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace otpu::lens

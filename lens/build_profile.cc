@@ -157,7 +157,9 @@ StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const 
     OTPU_CHECK(e.slice >= 0);
     slices = std::max(slices, e.slice + 1);
   }
-  const Windows windows(p.cycles, bucket_cycles);
+  const int64_t width =
+      bucket_cycles == kOneWindow ? std::max<int64_t>(p.cycles, 1) : int64_t(bucket_cycles);
+  const Windows windows(p.cycles, width);
   p.slices.resize(size_t(slices));
   for (Slice& s : p.slices) {
     s.ports.c = p.cycles;
@@ -165,14 +167,14 @@ StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const 
     s.lose.assign(isa::kNumUnits, 0);
     s.buckets.Resize(size_t(windows.count()));
     for (int64_t w = 0; w < windows.count(); ++w) {
-      s.buckets.c[w] = std::min((w + 1) * bucket_cycles, std::max<int64_t>(p.cycles, 1)) - 1;
-      s.buckets.n[w] = s.buckets.c[w] + 1 - w * bucket_cycles;
+      s.buckets.c[w] = std::min((w + 1) * width, std::max<int64_t>(p.cycles, 1)) - 1;
+      s.buckets.n[w] = s.buckets.c[w] + 1 - w * width;
     }
   }
 
   // busy[slice][unit]: the intervals each unit had an instruction in.
   std::vector<std::vector<std::vector<Interval>>> busy(
-      size_t(slices), std::vector<std::vector<Interval>>(isa::kNumUnits));
+      static_cast<size_t>(slices), std::vector<std::vector<Interval>>(isa::kNumUnits));
   p.instrs.reserve(events.instrs.size());
   for (const sim::InstrEvent& e : events.instrs) {
     p.instrs.push_back(Row(e, program));

@@ -3,6 +3,7 @@
 #ifndef OTPU_LENS_BUILD_PROFILE_H_
 #define OTPU_LENS_BUILD_PROFILE_H_
 
+#include <limits>
 #include <string>
 
 #include "lens/profile.h"
@@ -15,6 +16,9 @@ namespace otpu::lens {
 
 // Counter window of simulated profiles, in cycles.
 inline constexpr int kDefaultBucketCycles = 64;
+// As bucket_cycles: one window for the whole run, for callers that replace the buckets with
+// the core's own counter windows (allocates nothing by cycle count).
+inline constexpr int kOneWindow = std::numeric_limits<int>::max();
 
 // Builds the profile of one run of `program` on `cfg`: instruction rows, the program table,
 // sources, per-slice ports, unit busy cycles, per-window buckets (of `bucket_cycles`), the

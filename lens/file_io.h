@@ -9,7 +9,8 @@
 
 namespace otpu::lens {
 
-// The whole file at `path`; NotFound or Internal naming it.
+// The whole regular file at `path`; NotFound or Internal naming it, DataLoss for anything
+// but a regular file (a FIFO, a device, a directory).
 StatusOr<std::string> ReadWholeFile(const std::string& path);
 
 // Writes `data` to `path` through `path.tmp.<pid>` and a rename, so `path` is never half

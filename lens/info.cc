@@ -32,9 +32,11 @@ std::string ProfileBlock(const Profile& p, size_t index) {
   }
   if (p.hwtrace) {
     const HwTrace& t = *p.hwtrace;
-    s += StrFormat("  hwtrace       %lld records of %lld (depth %lld, keep %s), drop %lld, lost %lld%s\n",
+    s += StrFormat("  hwtrace       %lld records of %lld (depth %lld, keep %s), drop %lld, lost %lld%s%s\n",
              (long long)t.records, (long long)t.count, (long long)t.depth, t.keep.c_str(),
-             (long long)t.drop, (long long)t.lost, t.complete ? ", complete" : ", incomplete");
+             (long long)t.drop, (long long)t.lost,
+             t.damaged > 0 ? StrFormat(", damaged %lld", (long long)t.damaged).c_str() : "",
+             t.complete ? ", complete" : ", incomplete");
   }
   s += "  notes\n";
   for (const Note& n : p.notes) s += StrFormat("    [%s] ", NoteLevelName(n.level)) + n.text + "\n";

@@ -2,6 +2,8 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,12 +44,17 @@ class LensCliTest : public ::testing::Test {
     std::ofstream(PathOf(name), std::ios::binary) << data;
   }
 
-  // Runs `lens args...` with stdout and stderr captured in files.
-  Result Lens(std::vector<std::string> args) const {
+  // Runs `lens args...` with stdout and stderr captured in files, in at most `mb` MiB of
+  // address space (0: no limit).
+  Result Lens(std::vector<std::string> args, int64_t mb = 0) const {
     std::string out = PathOf("stdout"), err = PathOf("stderr");
     args.insert(args.begin(), LENS_BINARY);
     pid_t pid = fork();
     if (pid == 0) {
+      if (mb > 0) {
+        const rlimit lim{rlim_t(mb) << 20, rlim_t(mb) << 20};
+        setrlimit(RLIMIT_AS, &lim);
+      }
       int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       dup2(o, 1);
@@ -343,7 +350,59 @@ TEST_F(LensCliTest, InfoOfATruncatedFileIsABadFile) {
 
 TEST_F(LensCliTest, InfoOfInvalidJsonIsABadFile) {
   Spit("bad.json", "{\"format\": ");
-  ExpectError(Lens({"info", PathOf("bad.json")}), 4, "invalid JSON at offset");
+  ExpectError(Lens({"info", PathOf("bad.json")}), 4, "invalid JSON at byte");
+}
+
+// Issue 13.7: `lens html x -o x` destroyed the input and exited 0.
+TEST_F(LensCliTest, OutputEqualToTheInputIsRefused) {
+  const std::string gz = *GzipCompress(*ProfileFileToJson(SyntheticFile({ProfileKind::kIsa}, 20)), 6);
+  Spit("x.otpuprof", gz);
+  ExpectError(Lens({"html", PathOf("x.otpuprof"), "-o", PathOf("x.otpuprof")}), 2,
+              "lens html: -o " + PathOf("x.otpuprof") + ": is the input file");
+  ExpectError(Lens({"export", PathOf("x.otpuprof"), "--chrome-trace", "-o",
+                    dir_.string() + "/./x.otpuprof"}),
+              2, "lens export: -o " + dir_.string() + "/./x.otpuprof: is the input file");
+  EXPECT_EQ(Slurp(PathOf("x.otpuprof")), gz);
+}
+
+TEST_F(LensCliTest, OutputThatIsADirectoryIsRefusedFirst) {
+  ExpectError(Lens({"record", "mlp-small", "--isa", "-o", dir_.string()}), 2,
+              "lens record: -o " + dir_.string() + ": is a directory");
+}
+
+// Issue 13.7: a FIFO blocked forever and /dev/zero read without limit.
+TEST_F(LensCliTest, OnlyRegularFilesAreRead) {
+  ASSERT_EQ(mkfifo(PathOf("fifo").c_str(), 0600), 0);
+  ExpectError(Lens({"info", PathOf("fifo")}), 4, PathOf("fifo") + ": not a regular file");
+  ExpectError(Lens({"info", "/dev/zero"}), 4, "/dev/zero: not a regular file");
+  ExpectError(Lens({"info", dir_.string()}), 4, dir_.string() + ": not a regular file");
+}
+
+// Issue 13.3: a 1e9-cycle profile without slices took 4.5 GB in `lens summary`.
+TEST_F(LensCliTest, SummaryOfAHugeCycleCountWithoutSlicesStaysSmall) {
+  Spit("big.otpuprof", *GzipCompress(R"({"format":"openTPU-profile","version":1,"profiles":[)"
+                                     R"({"kind":"board","name":"x","cycles":1000000000}]})", 6));
+  Result r = Lens({"summary", PathOf("big.otpuprof")}, 512);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("1000000000"), std::string::npos) << r.out;
+}
+
+TEST_F(LensCliTest, NegativeCyclesAreABadFileNamingTheField) {
+  Spit("neg.otpuprof", *GzipCompress(R"({"format":"openTPU-profile","version":1,"profiles":[)"
+                                     R"({"kind":"board","name":"x","cycles":-5}]})", 6));
+  ExpectError(Lens({"summary", PathOf("neg.otpuprof")}), 4,
+              PathOf("neg.otpuprof") + ": profiles[0].cycles: -5 is negative");
+}
+
+// Issue 13.1: 443 gzip bytes of `[[[...]]]` crashed every command that reads a profile.
+TEST_F(LensCliTest, DeeplyNestedProfileIsABadFileForEveryCommand) {
+  Spit("deep.otpuprof",
+       *GzipCompress(std::string(200000, '[') + std::string(200000, ']') + "\n", 6));
+  const std::string want =
+      PathOf("deep.otpuprof") + ": invalid JSON at byte 128: nested deeper than 128 levels";
+  ExpectError(Lens({"info", PathOf("deep.otpuprof")}), 4, want);
+  ExpectError(Lens({"summary", PathOf("deep.otpuprof")}), 4, want);
+  ExpectError(Lens({"html", PathOf("deep.otpuprof"), "-o", PathOf("deep.html")}), 4, want);
 }
 
 }  // namespace

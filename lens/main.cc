@@ -93,6 +93,9 @@ int Record(const std::vector<std::string>& args) {
                                 ": the counter window must be at least 1 cycle");
   }
   const std::string out = vm["out"].as<std::string>();
+  if (std::string why = cli::OutputProblem(out); !why.empty()) {
+    return Fail(kExitUsage, "lens record: " + why);
+  }
 
   // Build every workload first: an unknown name fails before anything runs.
   std::vector<workloads::WorkloadRun> runs;

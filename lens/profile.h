@@ -177,6 +177,7 @@ struct HwTrace {
   int64_t open_at_end = 0;     // instructions without an end record
   int64_t traced_to = 0;       // last cycle the trace covers
   bool complete = false;       // nothing lost
+  int64_t damaged = 0;         // record groups skipped as corrupt (absent in the file: 0)
   bool operator==(const HwTrace&) const = default;
 };
 

@@ -8,6 +8,7 @@
 
 #include "lens/profile_json.h"
 #include "lens/profile_sax.h"
+#include "workloads/common/json.h"
 
 namespace otpu::lens {
 namespace {
@@ -253,6 +254,9 @@ Status ReadProfile(const Value& v, const std::string& path, Profile* p) {
   }
   RETURN_IF_ERROR(Req(v, path, "name", &p->name));
   RETURN_IF_ERROR(Req(v, path, "cycles", &p->cycles));
+  if (p->cycles < 0) {
+    return DataLoss(Join(path, "cycles") + ": " + std::to_string(p->cycles) + " is negative");
+  }
   RETURN_IF_ERROR(Opt(v, path, "clock_mhz", &p->clock_mhz));
   auto config = v.FindMember("config");
   if (config != v.MemberEnd()) {
@@ -328,6 +332,7 @@ Status ReadProfile(const Value& v, const std::string& path, Profile* p) {
     RETURN_IF_ERROR(Opt(hw->value, hp, "records", &t.records));
     RETURN_IF_ERROR(Opt(hw->value, hp, "open_at_end", &t.open_at_end));
     RETURN_IF_ERROR(Opt(hw->value, hp, "traced_to", &t.traced_to));
+    RETURN_IF_ERROR(Opt(hw->value, hp, "damaged", &t.damaged));
     RETURN_IF_ERROR(Opt(hw->value, hp, "complete", &t.complete));
   }
   return OkStatus();
@@ -366,23 +371,22 @@ StatusOr<ProfileFile> ProfileFileFromJson(std::string text) {
   rapidjson::InsituStringStream in(text.data());
   std::function<size_t()> tell = [&in] { return in.Tell(); };
   ProfileSaxHandler handler(&doc, &tell, text.size());
+  JsonGuard<ProfileSaxHandler> guard(&handler);  // depth and duplicate keys (json.h)
   rapidjson::ParseResult parsed;
   struct Generator {
     rapidjson::ParseResult* parsed;
-    ProfileSaxHandler* handler;
+    JsonGuard<ProfileSaxHandler>* handler;
     rapidjson::InsituStringStream* in;
     bool operator()(rapidjson::Document&) {
-      constexpr unsigned kFlags = rapidjson::kParseInsituFlag | rapidjson::kParseFullPrecisionFlag;
+      constexpr unsigned kFlags = rapidjson::kParseInsituFlag | rapidjson::kParseFullPrecisionFlag |
+                                  rapidjson::kParseIterativeFlag;
       rapidjson::Reader reader;
       *parsed = reader.Parse<kFlags>(*in, *handler);
       return !parsed->IsError();
     }
-  } generator{&parsed, &handler, &in};
+  } generator{&parsed, &guard, &in};
   doc.Populate(generator);
-  if (parsed.IsError()) {
-    return DataLoss("invalid JSON at offset " + std::to_string(parsed.Offset()) + ": " +
-                    rapidjson::GetParseError_En(parsed.Code()));
-  }
+  if (parsed.IsError()) return JsonParseError("", parsed, guard.state());
 
   ProfileFile file;
   RETURN_IF_ERROR(ExpectObject(doc, ""));

@@ -113,7 +113,23 @@ TEST(ProfileJson, NewerVersionIsReportedBeforeItsUnknownRows) {
 
 TEST(ProfileJson, InvalidJsonNamesTheOffset) {
   EXPECT_EQ(ErrorOf(R"({"format":"openTPU-profile",})"),
-            "invalid JSON at offset 28: Missing a name for object member.");
+            "invalid JSON at byte 28: Missing a name for object member.");
+}
+
+TEST(ProfileJson, DeepNestingIsAnErrorNotACrash) {
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  EXPECT_EQ(ErrorOf(deep), "invalid JSON at byte 128: nested deeper than 128 levels");
+}
+
+TEST(ProfileJson, DeepNestingInsideAProfileIsAnError) {
+  const std::string deep = std::string(5000, '[') + std::string(5000, ']');
+  EXPECT_NE(ErrorOf(FileWith("\"extra\":" + deep)).find("nested deeper than 128 levels"),
+            std::string::npos);
+}
+
+TEST(ProfileJson, DuplicateKeyIsRejected) {
+  EXPECT_EQ(ErrorOf(R"({"format":"openTPU-profile","version":1,"version":1,"profiles":[]})"),
+            "invalid JSON at byte 49: duplicate key \"version\"");
 }
 
 TEST(ProfileJson, TopLevelMustBeAnObject) {

@@ -278,6 +278,7 @@ class ProfileWriter {
     Int("records", t.records);
     Int("open_at_end", t.open_at_end);
     Int("traced_to", t.traced_to);
+    if (t.damaged > 0) Int("damaged", t.damaged);  // written only when some were, like older files
     w_.Key("complete");
     w_.Bool(t.complete);
     w_.EndObject();

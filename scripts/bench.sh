@@ -10,7 +10,8 @@
 # chromium; `otpu-lens record --sim --workload qwen-tiny` wall seconds on the board model; and
 # the board model's core cycles/s against the bare Verilated core (sim/board/board_bench.cc); host
 # register accesses/s and DMA MB/s through otpu-xdma-emu against the board model in-process
-# (host/xdma_emu/xdma_emu_bench.cc); and `otpu-lens record --dev` of a tiny checkpoint (written by
+# (host/xdma_emu/xdma_emu_bench.cc), with a soak of 1000 emulated runs with a fault every 50th
+# (the emulator's RSS every 100 runs, "xdma_emu".soak); and `otpu-lens record --dev` of a tiny checkpoint (written by
 # otpu-mkcheckpoint) through an otpu-xdma-emu mount against `record --sim` of the same step (wall
 # seconds and their ratio); and otpu-regress on regress/default.json (cells, wall seconds with -j 2,
 # the share reused by a second run: scripts/bench_regress.sh). Builds lens_bench, lens_page_bench, otpu-lens, board_bench,

@@ -11,6 +11,7 @@ packages=(
   libfuse3-dev fuse3 libcpp-httplib-dev
   chromium python3 gzip libxml2-utils
   slurmctld slurmd slurm-client munge
+  clang libclang-rt-14-dev  # the libFuzzer targets (tests/fuzz)
 )
 
 missing=()

@@ -2,13 +2,22 @@
 # Sets up what is missing, configures, builds and runs every test (ctest, output on failure),
 # then the regression smoke matrix (otpu-regress run regress/smoke.json, docs/regress.md).
 # Extra arguments go to ctest (e.g. -R Isa) and skip the smoke matrix. OTPU_BUILD_DIR picks the
-# build directory.
+# build directory. The libFuzzer targets (tests/fuzz, clang) are built into BUILD/fuzz and each
+# runs OTPU_FUZZ_SECONDS (default 20) as a ctest; OTPU_FUZZ=0 leaves them out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 build=${OTPU_BUILD_DIR:-build}
 jobs=$(nproc)
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+fuzz_dir=""
+if [[ ${OTPU_FUZZ:-1} != 0 ]]; then
+  cmake -S tests/fuzz -B "$build/fuzz" -G Ninja -DCMAKE_C_COMPILER=clang \
+    -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+  cmake --build "$build/fuzz" -j"$jobs"
+  fuzz_dir=$(cd "$build/fuzz" && pwd)
+fi
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOTPU_FUZZ_DIR="$fuzz_dir" \
+  -DOTPU_FUZZ_SECONDS="${OTPU_FUZZ_SECONDS:-20}" >/dev/null
 cmake --build "$build" -j"$jobs"
 ctest --test-dir "$build" --output-on-failure -j"$jobs" "$@"
 if (($# == 0)); then

@@ -1,6 +1,8 @@
 #include "host/lock/device_lock.h"
 
+#include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -68,7 +70,66 @@ Status LockBefore(int fd, Clock::time_point deadline, const std::string& dev_pre
   return OkStatus();
 }
 
+// The descriptor OTPU_LOCK_FDS names for lock file `name`: nullopt when there is none, -1
+// when the entry is not a descriptor number.
+std::optional<int> FdFromEnv(const std::string& name) {
+  const char* text = std::getenv(kLockFdsEnv);
+  if (!text) return std::nullopt;
+  const std::string all = text;
+  size_t start = 0;
+  while (start <= all.size()) {
+    size_t end = all.find(':', start);
+    if (end == std::string::npos) end = all.size();
+    const std::string entry = all.substr(start, end - start);
+    const size_t eq = entry.rfind('=');
+    if (eq != std::string::npos && entry.substr(0, eq) == name) {
+      const std::string digits = entry.substr(eq + 1);
+      char* stop = nullptr;
+      const long fd = std::strtol(digits.c_str(), &stop, 10);
+      if (digits.empty() || *stop != '\0' || fd < 0 || fd > 1 << 20) return -1;
+      return int(fd);
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+// Proves that descriptor `fd` is the lock file `name` in `dir` and that the lock is held
+// through it: flock on a descriptor whose open file description already holds the lock
+// succeeds; on any other, while somebody holds it, it fails (and when nobody did, this
+// process holds it now, through that same descriptor).
+Status ProveHeld(int fd, int dir, const std::string& name, const std::string& path,
+                 const std::string& var) {
+  struct stat by_fd, by_name;
+  if (::fstat(fd, &by_fd) != 0) return InvalidArgument(var + ": descriptor is not open");
+  if (::fstatat(dir, name.c_str(), &by_name, AT_SYMLINK_NOFOLLOW) != 0 ||
+      by_fd.st_dev != by_name.st_dev || by_fd.st_ino != by_name.st_ino) {
+    return InvalidArgument(var + ": descriptor is not the lock file " + path);
+  }
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    if (errno == EWOULDBLOCK) {
+      return InvalidArgument(var + ": another process holds the lock on " + path +
+                             ", not this descriptor");
+    }
+    return Internal("cannot test the lock on " + path + ": " + std::strerror(errno));
+  }
+  return OkStatus();
+}
+
 }  // namespace
+
+Status DeviceLock::ShareWithChildren() {
+  if (!fd_.valid()) return FailedPrecondition("an inherited lock is already shared");
+  if (::fcntl(fd_.get(), F_SETFD, 0) != 0) {
+    return Internal("cannot pass the lock on " + path_ + " to children: " + std::strerror(errno));
+  }
+  std::string name = path_.substr(path_.rfind('/') + 1);
+  std::string fds = name + "=" + std::to_string(fd_.get());
+  if (const char* old = std::getenv(kLockFdsEnv); old && *old) fds = std::string(old) + ":" + fds;
+  ::setenv(kLockFdsEnv, fds.c_str(), 1);
+  return OkStatus();
+}
 
 StatusOr<double> ParseWaitSeconds(const std::string& text, const std::string& what) {
   char* end = nullptr;
@@ -120,44 +181,35 @@ DeviceLock::~DeviceLock() {
 
 StatusOr<std::optional<pid_t>> CheckInheritedLock(const std::string& dev_prefix,
                                                   const std::string& run_dir) {
-  const char* held = std::getenv(kLockHeldEnv);
-  if (!held || !*held) return std::optional<pid_t>();
   ASSIGN_OR_RETURN(std::string name, LockFileName(dev_prefix));
-  StatusOr<std::string> held_name = LockFileName(held);
+  const char* held = std::getenv(kLockHeldEnv);
+  StatusOr<std::string> held_name = LockFileName(held ? held : "");
   // Devices with the same basename share one lock file, so they count as the same device.
-  if (!held_name.ok() || *held_name != name) return std::optional<pid_t>();
+  const bool held_here = held && *held && held_name.ok() && *held_name == name;
+  const std::optional<int> fd = FdFromEnv(name);
+  if (!fd && !held_here) return std::optional<pid_t>();
 
-  const std::string held_var = std::string(kLockHeldEnv) + "=" + held;
+  const std::string held_var = std::string(kLockHeldEnv) + "=" + (held ? held : "");
   const char* pid_text = std::getenv(kLockPidEnv);
-  if (!pid_text || !*pid_text) {
-    return InvalidArgument(held_var + " is set but " + kLockPidEnv + " is not");
-  }
-  const std::string pid_var = std::string(kLockPidEnv) + "=" + pid_text;
-  std::optional<pid_t> pid = ParsePid(pid_text);
-  if (!pid) return InvalidArgument(pid_var + " is not a pid");
-  if (!IsAncestor(*pid, ::getpid())) {
-    return InvalidArgument(pid_var + " is not an ancestor of this process (pid " +
-                           std::to_string(::getpid()) + ")");
+  std::optional<pid_t> named;
+  if (held_here) {
+    if (!pid_text || !*pid_text) {
+      return InvalidArgument(held_var + " is set but " + kLockPidEnv + " is not");
+    }
+    named = ParsePid(pid_text);
+    if (!named) return InvalidArgument(std::string(kLockPidEnv) + "=" + pid_text + " is not a pid");
   }
   const std::string path = JoinPath(run_dir, name);
+  if (!fd) {
+    return InvalidArgument(held_var + " is set but no inherited descriptor holds " + path +
+                           " (" + kLockFdsEnv + " does not name it)");
+  }
+  const std::string fd_var = std::string(kLockFdsEnv) + " " + name + "=" + std::to_string(*fd);
+  if (*fd < 0) return InvalidArgument(std::string(kLockFdsEnv) + ": " + name + " is not a descriptor");
   ASSIGN_OR_RETURN(UniqueFd dir, OpenRunDir(run_dir));
-  ASSIGN_OR_RETURN(UniqueFd fd, OpenLockFile(dir.get(), name, path, LockFileAccess::kReadOnly));
-  std::optional<pid_t> in_file = ReadLockPid(fd.get());
-  if (in_file != pid) {
-    return InvalidArgument("lock file " + path + " names " +
-                           (in_file ? "pid " + std::to_string(*in_file) : std::string("no pid")) +
-                           ", not " + pid_var);
-  }
-  // A fresh open file description conflicts with the holder's, even inside one process.
-  if (::flock(fd.get(), LOCK_SH | LOCK_NB) == 0) {
-    ::flock(fd.get(), LOCK_UN);
-    return InvalidArgument("lock file " + path + " is not locked, so " + pid_var +
-                           " does not hold it");
-  }
-  if (errno != EWOULDBLOCK) {
-    return Internal("cannot test the lock on " + path + ": " + std::strerror(errno));
-  }
-  return std::optional<pid_t>(*pid);
+  RETURN_IF_ERROR(ProveHeld(*fd, dir.get(), name, path, fd_var));
+  if (!named) named = ReadLockPid(*fd);
+  return std::optional<pid_t>(named.value_or(0));
 }
 
 std::unique_ptr<DeviceLock> InheritedLock(const std::string& dev_prefix, const std::string& run_dir) {

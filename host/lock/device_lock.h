@@ -21,6 +21,10 @@ namespace otpu::host {
 inline constexpr char kLockHeldEnv[] = "OTPU_LOCK_HELD";
 inline constexpr char kLockPidEnv[] = "OTPU_LOCK_PID";
 inline constexpr char kLockWaitEnv[] = "OTPU_LOCK_WAIT";
+// The proof: "<lock file name>=<fd>" entries joined by ':' ("xdma0.lock=3:xdma1.lock=4"), one
+// per lock an ancestor otpu-lock holds and passed down as an open descriptor (like flock(1)):
+// the lock stays held while any process of the command lives, even when otpu-lock is killed.
+inline constexpr char kLockFdsEnv[] = "OTPU_LOCK_FDS";
 
 // Exit code of every tool that found the device busy (Unavailable from Acquire/ForTool).
 inline constexpr int kBusyExitCode = 3;
@@ -60,6 +64,11 @@ class DeviceLock {
   pid_t holder_pid() const { return holder_pid_; }
   // True when an ancestor otpu-lock holds the lock and this object only borrows it.
   bool inherited() const { return !fd_.valid(); }
+  // The locked descriptor (-1 when inherited).
+  int descriptor() const { return fd_.get(); }
+  // Lets child processes inherit the locked descriptor (no close-on-exec) and names it in
+  // OTPU_LOCK_FDS, so the lock is held as long as any of them lives. Owned locks only.
+  Status ShareWithChildren();
 
  private:
   friend std::unique_ptr<DeviceLock> InheritedLock(const std::string&, const std::string&);
@@ -73,9 +82,13 @@ class DeviceLock {
   pid_t holder_pid_;
 };
 
-// Checks the OTPU_LOCK_HELD/OTPU_LOCK_PID pair for `dev_prefix`: nullopt when unset or
-// naming another device; the holder pid when OTPU_LOCK_PID is an ancestor of this process,
-// the lock file names it and the lock is really held; an error saying which check failed.
+// Checks whether an ancestor otpu-lock passed down the lock of `dev_prefix`: the holder pid
+// (OTPU_LOCK_PID, or the pid in the lock file) when OTPU_LOCK_FDS names an inherited
+// descriptor of this device's lock file through which the lock is held (proved by flock on
+// that descriptor, never by a pid anyone can write into the file; issue 13.6). nullopt when
+// neither OTPU_LOCK_FDS nor OTPU_LOCK_HELD names the device; an error saying which check
+// failed otherwise. Any device on the chain counts, so xdma0 -> xdma1 -> xdma0 never waits
+// on its own outer lock.
 StatusOr<std::optional<pid_t>> CheckInheritedLock(const std::string& dev_prefix,
                                                   const std::string& run_dir = RunDirFromEnv());
 

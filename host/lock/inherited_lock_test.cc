@@ -1,5 +1,5 @@
-// OTPU_LOCK_HELD/OTPU_LOCK_PID checks. The checks need the holder to be an ancestor, so each
-// runs in a forked child of this test process, which holds the lock itself.
+// OTPU_LOCK_FDS/OTPU_LOCK_HELD/OTPU_LOCK_PID checks. Each runs in a forked child of this test
+// process, which holds the lock itself and so passes its descriptor down.
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,15 +56,19 @@ class InheritedLockTest : public ::testing::Test {
     lock_ = std::move(lock).value();
   }
 
+  // OTPU_LOCK_FDS naming the held lock's descriptor (a forked child has it too).
+  std::string Fds() const { return "xdma0.lock=" + std::to_string(lock_->descriptor()); }
+
   TempDir tmp_;
   std::unique_ptr<DeviceLock> lock_;
   const std::string self_ = std::to_string(::getpid());
 };
 
-TEST_F(InheritedLockTest, AncestorHoldingTheLockIsAccepted) {
+TEST_F(InheritedLockTest, InheritedDescriptorHoldingTheLockIsAccepted) {
   Hold();
   ScopedEnv held("OTPU_LOCK_HELD", "/dev/xdma0");
   ScopedEnv pid("OTPU_LOCK_PID", self_.c_str());
+  ScopedEnv fds("OTPU_LOCK_FDS", Fds().c_str());
   EXPECT_EQ(CheckInChild(tmp_), "pid " + self_);
 }
 
@@ -72,6 +76,7 @@ TEST_F(InheritedLockTest, ToolRunsUnderTheInheritedLockWithoutWaiting) {
   Hold();
   ScopedEnv held("OTPU_LOCK_HELD", "/dev/xdma0");
   ScopedEnv pid("OTPU_LOCK_PID", self_.c_str());
+  ScopedEnv fds("OTPU_LOCK_FDS", Fds().c_str());
   ScopedEnv wait("OTPU_LOCK_WAIT", "0");
   std::string result = InChild([&] {
     StatusOr<std::unique_ptr<DeviceLock>> lock = DeviceLock::ForTool("/dev/xdma0", tmp_.run_dir());
@@ -85,6 +90,7 @@ TEST_F(InheritedLockTest, ToolRunsUnderTheInheritedLockWithoutWaiting) {
 TEST_F(InheritedLockTest, UnsetVariablesInheritNothing) {
   Hold();
   ScopedEnv held("OTPU_LOCK_HELD", nullptr);
+  ScopedEnv fds("OTPU_LOCK_FDS", nullptr);
   EXPECT_EQ(CheckInChild(tmp_), "none");
 }
 
@@ -92,7 +98,18 @@ TEST_F(InheritedLockTest, LockOfAnotherDeviceIsNotInherited) {
   Hold();
   ScopedEnv held("OTPU_LOCK_HELD", "/dev/xdma7");
   ScopedEnv pid("OTPU_LOCK_PID", self_.c_str());
+  ScopedEnv fds("OTPU_LOCK_FDS", "xdma7.lock=0");
   EXPECT_EQ(CheckInChild(tmp_), "none");
+}
+
+// xdma0 -> xdma1 -> xdma0: the variables name xdma1, the descriptor list both.
+TEST_F(InheritedLockTest, OuterLockOfAChainIsFoundByItsDescriptor) {
+  Hold();
+  ScopedEnv held("OTPU_LOCK_HELD", "/dev/xdma1");
+  ScopedEnv pid("OTPU_LOCK_PID", "1");
+  const std::string chain = Fds() + ":xdma1.lock=0";
+  ScopedEnv fds("OTPU_LOCK_FDS", chain.c_str());
+  EXPECT_EQ(CheckInChild(tmp_), "pid " + self_);  // from the lock file
 }
 
 TEST_F(InheritedLockTest, HeldWithoutPidIsRejected) {
@@ -109,40 +126,50 @@ TEST_F(InheritedLockTest, PidThatIsNotANumberIsRejected) {
   EXPECT_EQ(CheckInChild(tmp_), "error: OTPU_LOCK_PID=12ab is not a pid");
 }
 
-TEST_F(InheritedLockTest, PidThatIsNotAnAncestorIsRejected) {
+// Issue 13.6: an ancestor's pid in the (world-writable) lock file and a held lock are not a
+// proof; only the descriptor is.
+TEST_F(InheritedLockTest, AncestorPidWithoutTheDescriptorIsRejected) {
   Hold();
-  TestProcess sibling({"sleep", "5"});
-  const std::string other = std::to_string(sibling.pid());
   ScopedEnv held("OTPU_LOCK_HELD", "/dev/xdma0");
-  ScopedEnv pid("OTPU_LOCK_PID", other.c_str());
-  std::string result = CheckInChild(tmp_);
-  EXPECT_NE(result.find("error: OTPU_LOCK_PID=" + other + " is not an ancestor of this process"),
+  ScopedEnv pid("OTPU_LOCK_PID", self_.c_str());
+  ScopedEnv fds("OTPU_LOCK_FDS", nullptr);
+  EXPECT_EQ(CheckInChild(tmp_), "error: OTPU_LOCK_HELD=/dev/xdma0 is set but no inherited "
+                                "descriptor holds " + tmp_.lock_path() +
+                                    " (OTPU_LOCK_FDS does not name it)");
+}
+
+TEST_F(InheritedLockTest, DescriptorThatDoesNotHoldTheLockIsRejected) {
+  Hold();
+  ScopedEnv held("OTPU_LOCK_HELD", "/dev/xdma0");
+  ScopedEnv pid("OTPU_LOCK_PID", self_.c_str());
+  std::string result = InChild([&] {
+    int fd = ::open(tmp_.lock_path().c_str(), O_RDONLY);  // a new open file description
+    const std::string fds = "xdma0.lock=" + std::to_string(fd);
+    ::setenv("OTPU_LOCK_FDS", fds.c_str(), 1);
+    StatusOr<std::optional<pid_t>> checked = CheckInheritedLock("/dev/xdma0", tmp_.run_dir());
+    return checked.ok() ? std::string("accepted") : checked.status().message();
+  });
+  EXPECT_NE(result.find(": another process holds the lock on " + tmp_.lock_path()),
             std::string::npos) << result;
 }
 
-TEST_F(InheritedLockTest, AncestorNotNamedInTheLockFileIsRejected) {
-  Hold();  // the file names this test process, not its parent
-  const std::string parent = std::to_string(::getppid());
-  ScopedEnv held("OTPU_LOCK_HELD", "/dev/xdma0");
-  ScopedEnv pid("OTPU_LOCK_PID", parent.c_str());
-  EXPECT_EQ(CheckInChild(tmp_), "error: lock file " + tmp_.lock_path() + " names pid " + self_ +
-                                    ", not OTPU_LOCK_PID=" + parent);
-}
-
-TEST_F(InheritedLockTest, LockThatIsNotHeldIsRejected) {
+TEST_F(InheritedLockTest, DescriptorOfAnotherFileIsRejected) {
   Hold();
-  lock_.reset();  // released; now leave our pid behind as a crashed holder would
-  int fd = ::open(tmp_.lock_path().c_str(), O_WRONLY | O_CLOEXEC);
-  ASSERT_GE(fd, 0);
-  ASSERT_TRUE(WriteLockPid(fd, ::getpid(), tmp_.lock_path()).ok());
-  ::close(fd);
   ScopedEnv held("OTPU_LOCK_HELD", "/dev/xdma0");
   ScopedEnv pid("OTPU_LOCK_PID", self_.c_str());
-  EXPECT_EQ(CheckInChild(tmp_), "error: lock file " + tmp_.lock_path() +
-                                    " is not locked, so OTPU_LOCK_PID=" + self_ + " does not hold it");
+  ScopedEnv fds("OTPU_LOCK_FDS", "xdma0.lock=0");
+  EXPECT_EQ(CheckInChild(tmp_), "error: OTPU_LOCK_FDS xdma0.lock=0: descriptor is not the lock file " +
+                                    tmp_.lock_path());
+}
+
+TEST_F(InheritedLockTest, DescriptorThatIsNotOpenIsRejected) {
+  Hold();
+  ScopedEnv fds("OTPU_LOCK_FDS", "xdma0.lock=999");
+  EXPECT_EQ(CheckInChild(tmp_), "error: OTPU_LOCK_FDS xdma0.lock=999: descriptor is not open");
 }
 
 TEST_F(InheritedLockTest, RejectedVariablesAreIgnoredAndTheToolLocksItself) {
+  ScopedEnv fds("OTPU_LOCK_FDS", nullptr);
   ScopedEnv held("OTPU_LOCK_HELD", "/dev/xdma0");
   ScopedEnv pid("OTPU_LOCK_PID", self_.c_str());  // nobody holds the lock
   std::string result = InChild([&] {

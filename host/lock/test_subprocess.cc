@@ -20,7 +20,7 @@ namespace otpu::host::testing {
 namespace {
 
 // Variables of an enclosing otpu-lock must not leak into the processes a test starts.
-constexpr const char* kScrubbed[] = {"OTPU_LOCK_HELD", "OTPU_LOCK_PID", "OTPU_LOCK_WAIT",
+constexpr const char* kScrubbed[] = {"OTPU_LOCK_HELD", "OTPU_LOCK_PID", "OTPU_LOCK_FDS", "OTPU_LOCK_WAIT",
                                      "OTPU_PREBUILD", "OTPU_LOCK_TEST_EXEC_DELAY_MS"};
 
 std::vector<std::string> BuildEnvironment(const std::vector<std::string>& changes) {

@@ -35,6 +35,23 @@ StatusOr<std::vector<int>> ParsePromptIds(const std::string& text) {
 
 namespace {
 
+// Every defect of the checkpoint's files (config.json, tokenizer.json, the safetensors) is one
+// kind of failure, DataLoss, whichever check finds it (issue 13.7); a missing checkpoint stays
+// NotFound (MakeCheckpointRun), and the caller's own options stay InvalidArgument.
+Status AsBadCheckpoint(const Status& s) {
+  if (s.code() == StatusCode::kInvalidArgument || s.code() == StatusCode::kDataLoss ||
+      s.code() == StatusCode::kNotFound) {
+    return DataLoss(s.message());
+  }
+  return s;
+}
+
+template <typename T>
+StatusOr<T> AsBadCheckpoint(StatusOr<T> v) {
+  if (v.ok()) return v;
+  return AsBadCheckpoint(v.status());
+}
+
 // The prompt's token ids: the given ones, checked against the vocabulary, or the tokenized
 // chat prompt (qwen-tiny has no tokenizer: its own prompt).
 StatusOr<std::vector<int>> PromptIds(const CheckpointRequest& req, const models::ModelSource& src) {
@@ -49,8 +66,9 @@ StatusOr<std::vector<int>> PromptIds(const CheckpointRequest& req, const models:
     return *req.ids;
   }
   if (src.dir.empty()) return models::kTinyPrompt;
-  ASSIGN_OR_RETURN(auto tokenizer, models::Tokenizer::FromFile(src.dir + "/tokenizer.json"));
-  return tokenizer->Encode(models::QwenChatPrompt(req.prompt));
+  ASSIGN_OR_RETURN(auto tokenizer,
+                   AsBadCheckpoint(models::Tokenizer::FromFile(src.dir + "/tokenizer.json")));
+  return AsBadCheckpoint(tokenizer->Encode(models::QwenChatPrompt(req.prompt)));
 }
 
 // Profiles are named after the checkpoint's directory ("Qwen3-0.6B step 8").
@@ -67,7 +85,13 @@ StatusOr<workloads::WorkloadRun> MakeCheckpointRun(const CheckpointRequest& req,
   if (req.tokens < 1) {
     return InvalidArgument(StrFormat("--tokens %d: trace at least 1 step", req.tokens));
   }
-  ASSIGN_OR_RETURN(models::ModelSource src, models::LoadModel(req.model));
+  StatusOr<models::ModelSource> loaded = models::LoadModel(req.model);
+  // A checkpoint directory that is not there stays NotFound (it may not be fetched yet).
+  if (!loaded.ok() && !(loaded.status().code() == StatusCode::kNotFound &&
+                        !std::filesystem::is_directory(req.model))) {
+    return AsBadCheckpoint(loaded.status());
+  }
+  ASSIGN_OR_RETURN(models::ModelSource src, std::move(loaded));
   models::Qwen3RunOptions ro;
   ASSIGN_OR_RETURN(ro.prompt, PromptIds(req, src));
   if (ro.prompt.empty()) return InvalidArgument("--prompt: the prompt has no tokens");

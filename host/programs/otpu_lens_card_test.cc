@@ -5,12 +5,18 @@
 // clear line with the lock released and no output left, and a busy device exits 3.
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
+#include <signal.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "host/card.h"
@@ -266,6 +272,84 @@ TEST_F(OtpuLensCardTest, ARunThatNeverHaltsTimesOutNamingStatus) {
   const std::string line = FailureLine(r, 1, emu.prefix());
   EXPECT_NE(line.find("STATUS"), std::string::npos) << line;
   EXPECT_NE(line.find("500 ms"), std::string::npos) << line;
+}
+
+// Issue 13.5: SIGTERM/SIGINT during a recording stop the run (CTRL=0), leave no file and the
+// lock free, and exit 128 + signal with one line.
+TEST_F(OtpuLensCardTest, TermOrIntDuringARunStopsItAndExitsWithOneLine) {
+  for (int sig : {SIGTERM, SIGINT}) {
+    SCOPED_TRACE(sig);
+    Emulator emu({"--fault", "hang"});  // the run never halts: the signal finds it running
+    ASSERT_TRUE(emu.ready()) << emu.startup_output();
+    std::vector<std::string> args = {OTPU_LENS_BINARY, "record", "--dev", emu.prefix(),
+                                     "--workload", "mlp-small", "--timeout", "120",
+                                     "-o", OutPath("k.otpuprof")};
+    testing::TestProcess p(args, {"OTPU_RUN_DIR=" + RunDir()});
+    ASSERT_NE(p.ReadLine(60).find("register map"), std::string::npos);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ASSERT_EQ(::kill(p.pid(), sig), 0);
+    ProcessResult r = p.Wait(60);
+    const std::string line = FailureLine(r, 128 + sig, emu.prefix());
+    EXPECT_EQ(line.rfind("otpu-lens record: ", 0), 0u) << line;
+    EXPECT_NE(line.find(std::string("interrupted by SIG") + sigabbrev_np(sig)), std::string::npos)
+        << line;
+    EXPECT_NE(line.find("no profile written"), std::string::npos) << line;
+  }
+}
+
+TEST_F(OtpuLensCardTest, OutputThatIsADirectoryIsRefusedBeforeRecording) {
+  const std::string prefix = (dir_ / "xdma7").string();  // never reached
+  ProcessResult r = OtpuLens({"record", "--dev", prefix, "--workload", "mlp-small", "-o",
+                              (dir_ / "out").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "otpu-lens record: -o " + (dir_ / "out").string() +
+                       ": is a directory, not a profile file\n");
+}
+
+// Issue 13.7: broken checkpoints exited 1 or 2 depending on the check; now every defect of the
+// checkpoint's files is exit 4, one line naming the file and the field or tensor.
+TEST_F(OtpuLensCardTest, BadCheckpointInputIsExitFourNamingFileAndField) {
+  struct Case {
+    std::string name;
+    std::function<void(const fs::path&)> spoil;
+    std::string says;
+  };
+  const Case cases[] = {
+      {"deep",
+       [](const fs::path& d) {
+         std::ofstream(d / "config.json") << std::string(100000, '[') << std::string(100000, ']');
+       },
+       "config.json: invalid JSON at byte 128: nested deeper than 128 levels"},
+      {"layers",
+       [](const fs::path& d) {
+         std::ifstream in(d / "config.json");
+         std::string text((std::istreambuf_iterator<char>(in)), {});
+         const size_t at = text.find("\"num_hidden_layers\"");
+         text.replace(at, text.find(',', at) - at, "\"num_hidden_layers\": 1000000000");
+         std::ofstream(d / "config.json") << text;
+       },
+       "config.json: num_hidden_layers = 1000000000: over the limit of 1024"},
+      {"nan",
+       [](const fs::path& d) {
+         std::fstream f(d / "model.safetensors", std::ios::in | std::ios::out | std::ios::binary);
+         f.seekp(-4, std::ios::end);
+         f.write("\x00\x00\xC0\x7F", 4);  // the last element(s): NaN as F32 or BF16
+       },
+       "is NaN: weights must be finite"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const fs::path model = dir_ / c.name;
+    fs::copy(Model(), model, fs::copy_options::recursive);
+    c.spoil(model);
+    ProcessResult r = OtpuLens({"record", "--sim", "--model", model.string(), "--prompt-ids",
+                                "1,42", "-o", OutPath("c.otpuprof")});
+    EXPECT_EQ(r.exit_code, 4) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("otpu-lens record: " + model.string() + "/", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::is_empty(dir_ / "out"));
+  }
 }
 
 TEST_F(OtpuLensCardTest, BusyDeviceExitsThreeWithOneLineNamingTheHolder) {

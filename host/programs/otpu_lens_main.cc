@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "host/lock/device_lock.h"
+#include "host/stop_request.h"
 #include "host/programs/board_factory.h"
 #include "host/programs/checkpoint_run.h"
 #include "host/programs/record_command.h"
@@ -211,6 +212,11 @@ int Record(const std::vector<std::string>& args) {
   }
   ra.timeout = std::chrono::milliseconds(int64_t(timeout_s * 1000));
   std::string why;
+  struct stat out_st;
+  if (stat(ra.out.c_str(), &out_st) == 0 && S_ISDIR(out_st.st_mode)) {
+    // Found now, not at the final rename after the whole recording (issue 13.7).
+    return Fail(kExitUsage, prog + "-o " + ra.out + ": is a directory, not a profile file");
+  }
   if (!OutputDirWritable(ra.out, &why)) return Fail(kExitFailure, prog + ra.out + ": " + why);
 
   // A card is held for the whole recording, so no other tool's runs interleave with ours.
@@ -223,6 +229,9 @@ int Record(const std::vector<std::string>& args) {
     }
     lock = std::move(*held);
   }
+  // From here on SIGINT/SIGTERM stop the run (CTRL=0) and exit 130/143 with one line (while
+  // waiting for the lock above they still simply end the program).
+  InstallStopHandlers();
   ra.mem = BoardMemoryName(choice);
   int code = kExitFailure;
   {
@@ -231,6 +240,7 @@ int Record(const std::vector<std::string>& args) {
     code = RecordOn(**board, ra);
   }
   lock.reset();  // the board is closed; --open serves the file without the card
+  RestoreStopSignals();  // Ctrl-C ends the server as usual
   if (code != kExitOk || !vm["open"].as<bool>()) return code;
   return lens::cli::Open("otpu-lens", {ra.out});
 }

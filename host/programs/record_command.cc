@@ -4,7 +4,10 @@
 #include <memory>
 #include <utility>
 
+#include <string.h>
+
 #include "host/card.h"
+#include "host/stop_request.h"
 #include "host/programs/greedy_tap.h"
 #include "lens/board_step_runner.h"
 #include "lens/cli/commands.h"
@@ -20,6 +23,9 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
   const std::string prog = "otpu-lens record: ";
   StatusOr<std::unique_ptr<Card>> card = Card::Probe(&board);
   if (!card.ok()) return Fail(lens::cli::kExitFailure, prog + card.status().message());
+  (*card)->set_note_sink([](const std::string& note) {
+    std::fprintf(stderr, "otpu-lens record: note: %s\n", note.c_str());
+  });
   const CardInfo& info = (*card)->info();
   const std::string trace =
       info.has_trace() ? StrFormat("trace buffer of %lld records, read through %s",
@@ -42,10 +48,13 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
   if (!run.ok()) {
     // An unknown workload or steps it does not have: the command line asked for them. A
     // checkpoint that is not there is a failure (the default one may simply not be fetched).
+    // Bad checkpoint input (any file of it, any check) is DataLoss: exit 4, as a bad profile.
     const StatusCode code = run.status().code();
     const bool usage = code == StatusCode::kInvalidArgument ||
                        (code == StatusCode::kNotFound && !args.checkpoint);
-    return Fail(usage ? lens::cli::kExitUsage : lens::cli::kExitFailure,
+    return Fail(code == StatusCode::kDataLoss ? lens::cli::kExitBadFile
+                : usage                       ? lens::cli::kExitUsage
+                                              : lens::cli::kExitFailure,
                 prog + run.status().message());
   }
 
@@ -61,6 +70,12 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
   if (info.has_trace()) rec_opts.bucket_cycles = int(info.counter_window());
   const auto start = std::chrono::steady_clock::now();
   StatusOr<lens::Recording> rec = lens::Record(*run, runner, rec_opts);
+  if (int sig = StopSignal()) {
+    // SIGINT/SIGTERM (issue 13.5): the run loop stopped the run; write nothing.
+    return Fail(128 + sig, prog + (rec.ok() ? "interrupted by SIG" + std::string(sigabbrev_np(sig))
+                                            : rec.status().message()) +
+                               "; no profile written");
+  }
   if (!rec.ok()) return Fail(lens::cli::kExitFailure, prog + rec.status().message());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

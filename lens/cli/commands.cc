@@ -1,5 +1,7 @@
 #include "lens/cli/commands.h"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -51,6 +53,16 @@ std::optional<ProfileFile> ReadFor(const std::string& prog, const std::string& c
 }
 
 }  // namespace
+
+std::string OutputProblem(const std::string& out, const std::string& in) {
+  struct stat o {}, i {};
+  if (::stat(out.c_str(), &o) != 0) return "";
+  if (S_ISDIR(o.st_mode)) return "-o " + out + ": is a directory, not a file to write";
+  if (!in.empty() && ::stat(in.c_str(), &i) == 0 && o.st_dev == i.st_dev && o.st_ino == i.st_ino) {
+    return "-o " + out + ": is the input file; writing it would destroy " + in;
+  }
+  return "";
+}
 
 int Fail(int code, const std::string& line) {
   std::cerr << line << "\n";
@@ -153,6 +165,9 @@ int Html(const std::string& prog, const std::vector<std::string>& args) {
     return kExitUsage;
   if (!vm.count("out")) return Fail(kExitUsage, prog + " html: missing -o OUT (the page to write)");
   const std::string out = vm["out"].as<std::string>();
+  if (std::string why = OutputProblem(out, path); !why.empty()) {
+    return Fail(kExitUsage, prog + " html: " + why);
+  }
   StatusOr<HtmlExportInfo> info =
       ExportHtml(path, out, vm.count("baseline") ? vm["baseline"].as<std::string>() : "");
   if (!info.ok()) {
@@ -232,6 +247,9 @@ int Export(const std::string& prog, const std::vector<std::string>& args) {
     return Fail(kExitUsage, prog + " export: name a format: --chrome-trace");
   if (!vm.count("out"))
     return Fail(kExitUsage, prog + " export: missing -o OUT (the trace to write)");
+  if (std::string why = OutputProblem(vm["out"].as<std::string>(), path); !why.empty()) {
+    return Fail(kExitUsage, prog + " export: " + why);
+  }
   int code = kExitOk;
   std::optional<ProfileFile> file = ReadFor(prog, "export", path, &code);
   if (!file) return code;

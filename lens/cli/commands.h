@@ -17,6 +17,11 @@ enum ExitCode { kExitOk = 0, kExitFailure = 1, kExitUsage = 2, kExitBusy = 3, kE
 // Prints `line` on stderr and returns `code`.
 int Fail(int code, const std::string& line);
 
+// The usage error (without the program prefix) for an output path `out` that would destroy the
+// input `in` (the same file, by inode) or that is a directory; "" when `out` is fine. Checked
+// before any work, so a long run never ends at its final rename (issue 13.7).
+std::string OutputProblem(const std::string& out, const std::string& in = "");
+
 // Parses `args` of `prog cmd` against `opts` (positionals into `pos`); false, with the usage
 // error printed, when they do not fit.
 bool Parse(const std::string& prog, const std::string& cmd, const std::vector<std::string>& args,

@@ -20,12 +20,18 @@ std::string At(const Group& g) {
 // order within a cycle: dispatch, starts, release, ends, windows, halt).
 class Decoder {
  public:
-  Decoder(const isa::Program& program, const isa::Config& cfg) : program_(program), cfg_(cfg) {
+  Decoder(const isa::Program& program, const isa::Config& cfg, int64_t cycles)
+      : program_(program), cfg_(cfg), cycles_(cycles) {
     slot_idx_.fill(-1);
   }
 
   Status Add(const Group& g) {
     ++out_.stats.groups;
+    // Every head but O/V/R carries its cycle in bits 31:0 (SPEC 5).
+    if (halted_ || !Plausible(uint32_t(g.head))) {
+      ++out_.stats.damaged;
+      return OkStatus();
+    }
     switch (RecordType(g.type())) {
       case RecordType::kDISPATCH: return AddDispatch(g);
       case RecordType::kSTART: AddStart(g); break;
@@ -41,6 +47,7 @@ class Decoder {
       case RecordType::kHALT: {
         TraceRun& run = out_.run;
         run.halted = true;
+        halted_ = true;
         run.events.cycles = Extend(SlotCycle::Decode(g.head).cycle) + 1;
         for (int i = 0; i < kHaltPorts; ++i) run.ports[size_t(i)] = ValueOf(g.values[size_t(i)]);
         break;
@@ -57,6 +64,15 @@ class Decoder {
   }
 
  private:
+  // Whether a record's 32-bit cycle can follow the previous one: not backwards (a step of
+  // 2^31 or more is read as backwards) and, when CYCLES is known, inside the run.
+  bool Plausible(uint32_t c) const {
+    if (!have_cycle_) return cycles_ < 0 || int64_t(c) < cycles_;
+    const uint32_t step = uint32_t(c - uint32_t(last_));
+    if (step >= 0x80000000u) return false;
+    return cycles_ < 0 || last_ + int64_t(step) < cycles_;
+  }
+
   // The full cycle of a 32-bit record cycle: the first at or after the previous one.
   int64_t Extend(uint32_t c) {
     if (!have_cycle_) {
@@ -116,6 +132,11 @@ class Decoder {
     e->start = now;
     const uint32_t delay =
         s.saturated() ? uint32_t(uint32_t(now) - ReadyOf(g.values[0])) : s.delay;
+    if (int64_t(delay) > now - out_.stats.first_cycle) {
+      ++out_.stats.damaged;  // ready before the trace began: keep the start, not the wait
+      e->ready = now;
+      return;
+    }
     e->ready = now - int64_t(delay);
   }
 
@@ -177,19 +198,21 @@ class Decoder {
 
   const isa::Program& program_;
   const isa::Config& cfg_;
+  const int64_t cycles_;  // CYCLES, -1 unknown
   Decoded out_;
   std::array<int64_t, 16> slot_idx_{};
   int64_t ended_ = -1;   // the instruction whose E came last, until its U
   bool p_waiting_ = false;  // the last window has its P but not yet its Q
   bool have_cycle_ = false;
+  bool halted_ = false;  // records after the halt left the run
   int64_t last_ = 0;
 };
 
 }  // namespace
 
 StatusOr<Decoded> Decode(const Tokens& tokens, const isa::Program& program,
-                         const isa::Config& cfg) {
-  Decoder d(program, cfg);
+                         const isa::Config& cfg, int64_t cycles) {
+  Decoder d(program, cfg, cycles);
   for (const Group& g : tokens.groups) RETURN_IF_ERROR(d.Add(g));
   return d.Finish();
 }

@@ -7,8 +7,10 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
+#include <tuple>
 
 #include "workloads/common/strings.h"
+#include "workloads/common/json.h"
 
 namespace otpu::models {
 namespace {
@@ -115,18 +117,24 @@ Qwen3Config Qwen3Config::Qwen3_0_6B() {
 }
 
 Status Qwen3Config::Validate() const {
-  const std::pair<const char*, int> positive[] = {
-      {"hidden_size", hidden_size},
-      {"intermediate_size", intermediate_size},
-      {"num_hidden_layers", num_hidden_layers},
-      {"num_attention_heads", num_attention_heads},
-      {"num_key_value_heads", num_key_value_heads},
-      {"head_dim", head_dim},
-      {"vocab_size", vocab_size},
-      {"max_position_embeddings", max_position_embeddings},
+  // Upper limits keep every size derived from a config bounded before anything is allocated
+  // (num_hidden_layers 1e9 took 7.4 GB, issue 13.3). Each is far above any Qwen3 (the 235B
+  // has 94 layers, hidden 4096, vocab 151936) and docs/models.md lists them.
+  const std::tuple<const char*, int, int> positive[] = {
+      {"hidden_size", hidden_size, 1 << 16},
+      {"intermediate_size", intermediate_size, 1 << 18},
+      {"num_hidden_layers", num_hidden_layers, 1024},
+      {"num_attention_heads", num_attention_heads, 1024},
+      {"num_key_value_heads", num_key_value_heads, 1024},
+      {"head_dim", head_dim, 1024},
+      {"vocab_size", vocab_size, 1 << 21},
+      {"max_position_embeddings", max_position_embeddings, 1 << 24},
   };
-  for (const auto& [field, value] : positive) {
+  for (const auto& [field, value, limit] : positive) {
     if (value <= 0) return InvalidArgument(StrFormat("%s = %d: must be positive", field, value));
+    if (value > limit) {
+      return InvalidArgument(StrFormat("%s = %d: over the limit of %d", field, value, limit));
+    }
   }
   if (num_attention_heads % num_key_value_heads != 0) {
     return InvalidArgument(
@@ -144,12 +152,7 @@ Status Qwen3Config::Validate() const {
 
 StatusOr<Qwen3Config> ParseQwen3Config(const std::string& json, const std::string& path) {
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
-  if (doc.HasParseError()) {
-    return DataLoss(StrFormat("%s: not JSON: %s at byte %zu", path.c_str(),
-                              rapidjson::GetParseError_En(doc.GetParseError()),
-                              doc.GetErrorOffset()));
-  }
+  RETURN_IF_ERROR(ParseJson(json, path, &doc));
   if (!doc.IsObject()) return DataLoss(path + ": not a JSON object");
   if (!doc.HasMember("architectures") || !doc["architectures"].IsArray()) {
     return InvalidArgument(path + ": missing field architectures");

@@ -110,7 +110,29 @@ TEST(Qwen3Config, HeadsThatDoNotGroupAreRefused) {
 TEST(Qwen3Config, TextThatIsNotJsonNamesTheFile) {
   auto c = ParseQwen3Config("{\"hidden_size\": ", "m/config.json");
   EXPECT_EQ(c.status().code(), StatusCode::kDataLoss);
-  EXPECT_THAT(c.status().message(), HasSubstr("m/config.json: not JSON"));
+  EXPECT_THAT(c.status().message(), HasSubstr("m/config.json: invalid JSON at byte"));
+}
+
+// Issue 13.3: num_hidden_layers 1e9 took 7.4 GB before failing with std::bad_alloc.
+TEST(Qwen3Config, HugeLayerCountIsRefusedNamingFileAndField) {
+  auto c = ParseQwen3Config(Edited("\"num_hidden_layers\": 28", "\"num_hidden_layers\": 1000000000"),
+                            "m/config.json");
+  EXPECT_EQ(c.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(c.status().message(),
+              HasSubstr("m/config.json: num_hidden_layers = 1000000000: over the limit of 1024"));
+}
+
+TEST(Qwen3Config, DeepNestingIsDataLossNotACrash) {
+  auto c = ParseQwen3Config(std::string(200000, '[') + std::string(200000, ']'), "m/config.json");
+  EXPECT_EQ(c.status().code(), StatusCode::kDataLoss);
+  EXPECT_THAT(c.status().message(),
+              HasSubstr("m/config.json: invalid JSON at byte 128: nested deeper than 128 levels"));
+}
+
+TEST(Qwen3Config, DuplicateKeyIsDataLoss) {
+  auto c = ParseQwen3Config(R"({"hidden_size": 1, "hidden_size": 2})", "m/config.json");
+  EXPECT_EQ(c.status().code(), StatusCode::kDataLoss);
+  EXPECT_THAT(c.status().message(), HasSubstr("m/config.json: invalid JSON at byte 32: duplicate key \"hidden_size\""));
 }
 
 TEST(Qwen3TensorShape, GivesHuggingFaceLayouts) {

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "workloads/common/strings.h"
+#include "workloads/common/json.h"
 
 namespace otpu::models {
 namespace {
@@ -118,7 +119,8 @@ int64_t TensorInfo::NumElements() const {
 // ---- SafetensorsFile ----
 
 StatusOr<std::unique_ptr<SafetensorsFile>> SafetensorsFile::Open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO named model.safetensors must not block the open (issue 13.7).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     if (errno == ENOENT) return NotFound(path + ": no such file");
     return Internal(path + ": cannot open: " + Errno());
@@ -173,12 +175,8 @@ Status SafetensorsFile::ParseHeader() {
   data_size_ = size_ - 8 - header_len;
 
   rapidjson::Document doc;
-  doc.Parse(reinterpret_cast<const char*>(map_ + 8), header_len);
-  if (doc.HasParseError()) {
-    return DataLoss(StrFormat("%s: header is not JSON: %s at byte %zu", path_.c_str(),
-                              rapidjson::GetParseError_En(doc.GetParseError()),
-                              doc.GetErrorOffset()));
-  }
+  RETURN_IF_ERROR(ParseJson(std::string_view(reinterpret_cast<const char*>(map_ + 8), header_len),
+                            path_ + ": header", &doc));
   if (!doc.IsObject()) return DataLoss(path_ + ": header is not a JSON object");
   for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
     const std::string name(it->name.GetString(), it->name.GetStringLength());
@@ -265,6 +263,13 @@ StatusOr<std::vector<float>> SafetensorsFile::ReadFloat(
       out[i] = info->dtype == Dtype::kBF16 ? Bf16ToFloat(bits) : F16ToFloat(bits);
     }
   }
+  // A NaN or infinity would poison every later sum silently (issue 13.7).
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!std::isfinite(out[i])) {
+      return DataLoss(StrFormat("%s: element %zu is %s: weights must be finite", where.c_str(), i,
+                                std::isnan(out[i]) ? "NaN" : "infinite"));
+    }
+  }
   return out;
 }
 
@@ -291,15 +296,33 @@ Status WriteFileAtomic(const std::string& path, const std::string& contents) {
 }
 
 StatusOr<std::string> ReadFileToString(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // Regular files only: a FIFO would block, /dev/zero never end (issue 13.7).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
     if (errno == ENOENT) return NotFound(path + ": no such file");
     return Internal(path + ": cannot open: " + Errno());
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return Internal(path + ": read failed");
-  return ss.str();
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return InvalidArgument(path + ": not a regular file");
+  }
+  std::string out;
+  out.reserve(size_t(st.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string e = Errno();
+      ::close(fd);
+      return Internal(path + ": read failed: " + e);
+    }
+    if (n == 0) break;
+    out.append(buf, size_t(n));
+  }
+  ::close(fd);
+  return out;
 }
 
 Status WriteSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors) {

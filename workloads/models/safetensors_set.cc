@@ -5,6 +5,7 @@
 
 #include "workloads/common/strings.h"
 #include "workloads/models/safetensors.h"
+#include "workloads/common/json.h"
 
 namespace otpu::models {
 namespace {
@@ -40,12 +41,7 @@ StatusOr<std::unique_ptr<SafetensorsSet>> SafetensorsSet::OpenFile(const std::st
 StatusOr<std::unique_ptr<SafetensorsSet>> SafetensorsSet::OpenIndex(const std::string& path) {
   ASSIGN_OR_RETURN(std::string text, ReadFileToString(path));
   rapidjson::Document doc;
-  doc.Parse(text.data(), text.size());
-  if (doc.HasParseError()) {
-    return DataLoss(StrFormat("%s: not JSON: %s at byte %zu", path.c_str(),
-                              rapidjson::GetParseError_En(doc.GetParseError()),
-                              doc.GetErrorOffset()));
-  }
+  RETURN_IF_ERROR(ParseJson(text, path, &doc));
   if (!doc.IsObject() || !doc.HasMember("weight_map") || !doc["weight_map"].IsObject()) {
     return DataLoss(path + ": no weight_map object");
   }

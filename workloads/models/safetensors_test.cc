@@ -2,6 +2,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <rapidjson/document.h>
 
 #include <bit>
@@ -176,7 +177,16 @@ TEST_F(SafetensorsFileTest, HeaderThatIsNotJsonIsDataLoss) {
   WriteRaw(path, SafetensorsImage("{\"x\": [1, 2", ""));
   auto file = SafetensorsFile::Open(path);
   EXPECT_EQ(file.status().code(), StatusCode::kDataLoss);
-  EXPECT_THAT(file.status().message(), HasSubstr("bad.safetensors: header is not JSON"));
+  EXPECT_THAT(file.status().message(), HasSubstr("bad.safetensors: header: invalid JSON at byte"));
+}
+
+TEST_F(SafetensorsFileTest, DeeplyNestedHeaderIsDataLossNotACrash) {
+  const std::string path = dir_.File("deep.safetensors");
+  WriteRaw(path, SafetensorsImage(std::string(200000, '[') + std::string(200000, ']'), ""));
+  auto file = SafetensorsFile::Open(path);
+  EXPECT_EQ(file.status().code(), StatusCode::kDataLoss);
+  EXPECT_THAT(file.status().message(),
+              HasSubstr("deep.safetensors: header: invalid JSON at byte 128: nested deeper"));
 }
 
 TEST_F(SafetensorsFileTest, UnknownDtypeNamesTensorAndDtype) {
@@ -224,6 +234,27 @@ TEST_F(SafetensorsFileTest, IntegerTensorDoesNotConvertToFloat) {
   auto t = (*file)->ReadFloat("ids");
   EXPECT_EQ(t.status().code(), StatusCode::kInvalidArgument);
   EXPECT_THAT(t.status().message(), HasSubstr("tensor ids: dtype I64 does not convert"));
+}
+
+// Issue 13.7: a NaN weight named neither file nor tensor.
+TEST_F(SafetensorsFileTest, NonFiniteWeightIsDataLossNamingFileTensorAndElement) {
+  const std::string path = dir_.File("nan.safetensors");
+  const std::vector<float> v = {1.0f, std::nanf(""), 2.0f};
+  ASSERT_TRUE(WriteSafetensors(path, {{"w", Dtype::kF32, {3}, v}}).ok());
+  auto file = SafetensorsFile::Open(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  auto read = (*file)->ReadFloat("w", {});
+  EXPECT_EQ(read.status().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(read.status().message(), path + ": tensor w: element 1 is NaN: weights must be finite");
+}
+
+TEST_F(SafetensorsFileTest, FifoIsRefusedWithoutBlocking) {
+  const std::string path = dir_.File("model.safetensors");
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  auto file = SafetensorsFile::Open(path);
+  EXPECT_THAT(file.status().message(), HasSubstr(path + ": not a regular file"));
+  auto text = ReadFileToString(path);
+  EXPECT_THAT(text.status().message(), HasSubstr(path + ": not a regular file"));
 }
 
 class SafetensorsSetTest : public ::testing::Test {
@@ -285,7 +316,7 @@ TEST_F(SafetensorsSetTest, IndexThatIsNotJsonNamesIt) {
   WriteRaw(dir_.File("model.safetensors.index.json"), "{weight_map");
   auto set = SafetensorsSet::OpenDir(dir_.path());
   EXPECT_EQ(set.status().code(), StatusCode::kDataLoss);
-  EXPECT_THAT(set.status().message(), HasSubstr("model.safetensors.index.json: not JSON"));
+  EXPECT_THAT(set.status().message(), HasSubstr("model.safetensors.index.json: invalid JSON at byte"));
 }
 
 TEST_F(SafetensorsSetTest, MissingTensorNamesTheSource) {

@@ -13,6 +13,7 @@
 #include "workloads/models/byte_level.h"
 #include "workloads/models/pre_tokenizer.h"
 #include "workloads/models/safetensors.h"
+#include "workloads/common/json.h"
 
 namespace otpu::models {
 namespace {
@@ -58,12 +59,7 @@ StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::FromJson(const std::string& json
 
 Status Tokenizer::Load(const std::string& json) {
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
-  if (doc.HasParseError()) {
-    return DataLoss(StrFormat("%s: not JSON: %s at byte %zu", path_.c_str(),
-                              rapidjson::GetParseError_En(doc.GetParseError()),
-                              doc.GetErrorOffset()));
-  }
+  RETURN_IF_ERROR(ParseJson(json, path_, &doc));
   if (!doc.IsObject() || !doc.HasMember("model") || !doc["model"].IsObject()) {
     return InvalidArgument(path_ + ": missing field model");
   }
@@ -235,12 +231,21 @@ void Tokenizer::Bpe(std::string_view piece, std::vector<int>* out) const {
   for (int i = 0; i < n; i = next[i]) out->push_back(id[i]);
 }
 
+Status Tokenizer::SplitNamingFile(std::string_view text,
+                                  std::vector<std::string_view>* pieces) const {
+  // The patterns come from tokenizer.json: a pattern that fails at match time (PCRE2's match
+  // limit) is that file's fault, so the error names it (issue 13.7).
+  Status s = pre_->Split(text, pieces);
+  if (!s.ok()) return DataLoss(path_ + ": pre_tokenizer: " + s.message());
+  return OkStatus();
+}
+
 StatusOr<std::vector<std::string>> Tokenizer::PreTokenize(std::string_view text) const {
   if (const size_t bad = FindInvalidUtf8(text); bad != std::string_view::npos) {
     return InvalidArgument(StrFormat("text: invalid UTF-8 at byte %zu", bad));
   }
   std::vector<std::string_view> pieces;
-  RETURN_IF_ERROR(pre_->Split(text, &pieces));
+  RETURN_IF_ERROR(SplitNamingFile(text, &pieces));
   return std::vector<std::string>(pieces.begin(), pieces.end());
 }
 
@@ -254,7 +259,7 @@ StatusOr<std::vector<int>> Tokenizer::Encode(std::string_view text) const {
     if (segment.empty()) return OkStatus();
     ASSIGN_OR_RETURN(std::string normalized, Normalize(segment));
     pieces.clear();
-    RETURN_IF_ERROR(pre_->Split(normalized, &pieces));
+    RETURN_IF_ERROR(SplitNamingFile(normalized, &pieces));
     for (std::string_view p : pieces) Bpe(p, &ids);
     return OkStatus();
   };

@@ -59,6 +59,8 @@ class Tokenizer {
   const std::string& path() const { return path_; }
 
  private:
+  // pre_->Split, with a failure named after this tokenizer's file (DataLoss).
+  Status SplitNamingFile(std::string_view text, std::vector<std::string_view>* pieces) const;
   explicit Tokenizer(std::string path);
   Status Load(const std::string& json);
   void Bpe(std::string_view piece, std::vector<int>* out) const;

@@ -241,7 +241,27 @@ TEST(Tokenizer, ReadsItsFile) {
 TEST(TokenizerLoad, TextThatIsNotJsonIsDataLoss) {
   const Status s = LoadError("{\"model\": ");
   EXPECT_EQ(s.code(), StatusCode::kDataLoss);
-  EXPECT_THAT(s.message(), HasSubstr("bad/tokenizer.json: not JSON"));
+  EXPECT_THAT(s.message(), HasSubstr("bad/tokenizer.json: invalid JSON at byte"));
+}
+
+// Issue 13.7: PCRE2's match limit error did not name tokenizer.json.
+TEST(TokenizerEncode, PatternThatHitsTheMatchLimitNamesTheFile) {
+  const std::string tail =
+      R"("pre_tokenizer": {"type": "Split", "pattern": {"Regex": "(\\w+\\s?)+$"}, )"
+      R"("behavior": "Isolated", "invert": false})";
+  auto t = Tokenizer::FromJson(MiniJson({}, {}, tail), "bad/tokenizer.json");
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  auto ids = (*t)->Encode(std::string(40, 'a') + "!");  // catastrophic backtracking
+  ASSERT_FALSE(ids.ok());
+  EXPECT_EQ(ids.status().code(), StatusCode::kDataLoss);
+  EXPECT_THAT(ids.status().message(), HasSubstr("bad/tokenizer.json: pre_tokenizer: "));
+  EXPECT_THAT(ids.status().message(), HasSubstr("limit"));
+}
+
+TEST(TokenizerLoad, DeepNestingIsDataLossNotACrash) {
+  const Status s = LoadError(std::string(200000, '[') + std::string(200000, ']'));
+  EXPECT_EQ(s.code(), StatusCode::kDataLoss);
+  EXPECT_THAT(s.message(), HasSubstr("bad/tokenizer.json: invalid JSON at byte 128: nested deeper"));
 }
 
 TEST(TokenizerLoad, OtherModelTypeNamesIt) {

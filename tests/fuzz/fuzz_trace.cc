@@ -1,0 +1,43 @@
+// libFuzzer target: trace records (as a card's buffer could hold them after any bit flip)
+// through the tokenizer, the decoder and the hw profile builder. Input: 8 bytes of CYCLES
+// (little-endian, negative = unknown), 1 byte of flags (bit0 keep last), then records.
+// Issue 13.2: memory must follow the number of records, never a cycle number.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "lens/build_hw_profile.h"
+#include "workloads/isa/program.h"
+
+namespace {
+
+const otpu::isa::Program& FuzzProgram() {
+  static const otpu::isa::Program* program = [] {
+    using namespace otpu::isa;
+    ProgramBuilder b;
+    b.Vop({.fn = VopFn::kCOPY, .dst = At(4096), .a = At(0), .b = {}, .n = 256});
+    b.Vop({.fn = VopFn::kCOPY, .dst = At(8192), .a = At(4096), .b = {}, .n = 64});
+    return new Program(b.Finish());
+  }();
+  return *program;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace otpu::lens;
+  if (size < 9) return 0;
+  int64_t cycles = 0;
+  std::memcpy(&cycles, data, 8);
+  TraceRegisters regs;
+  regs.cycles = cycles < 0 ? -1 : cycles;
+  regs.keep_last = data[8] & 1;
+  std::vector<trace::Record> records((size - 9) / 8);
+  if (!records.empty()) std::memcpy(records.data(), data + 9, records.size() * 8);
+  regs.count = int64_t(records.size());
+  regs.depth = 16384;
+  (void)BuildHwProfile("fuzz", otpu::isa::Config::Sim(), FuzzProgram(), records, regs, 64,
+                       "ideal");
+  return 0;
+}

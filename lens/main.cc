@@ -29,12 +29,9 @@ constexpr const char* kUsage =
     "                   [--bucket N] [--pos N]\n"
     "       lens info FILE\n"
     "       lens summary FILE [--json]\n"
-    "       lens diff BASE NEW [--json] [--top N]
-"
-    "       lens open [FILE] [--port N] [--no-browser] [--baseline BASE]
-"
-    "       lens html FILE -o OUT.html [--baseline BASE]
-"
+    "       lens diff BASE NEW [--json] [--top N]\n"
+    "       lens open [FILE] [--port N] [--no-browser] [--baseline BASE]\n"
+    "       lens html FILE -o OUT.html [--baseline BASE]\n"
     "       lens export FILE --chrome-trace -o OUT.json.gz\n";
 
 constexpr const char* kCommands = "list, record, info, summary, diff, open, html, export";

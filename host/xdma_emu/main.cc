@@ -34,12 +34,9 @@ constexpr int kExitUsage = 2;  // bad option
 constexpr int kExitBusy = host::kBusyExitCode;  // the mount point is taken or not empty
 
 constexpr char kUsage[] =
-    "usage: otpu-xdma-emu MOUNTPOINT [--config sim|board] [--regmap 1|2] [--stall N] [--mem NAME]
-"
-    "                     [--seed N] [--latency N] [--queue-beats N] [--beats-per-cycle X]
-"
-    "                     [--fault SPEC]... [--foreground]
-"
+    "usage: otpu-xdma-emu MOUNTPOINT [--config sim|board] [--regmap 1|2] [--stall N] [--mem NAME]\n"
+    "                     [--seed N] [--latency N] [--queue-beats N] [--beats-per-cycle X]\n"
+    "                     [--fault SPEC]... [--foreground]\n"
     "Serves a simulated openTPU card as MOUNTPOINT/xdma0_user, _h2c_0 and _c2h_0 (XDMA driver\n"
     "semantics) and prints the device prefix MOUNTPOINT/xdma0 once mounted. Stop it with\n"
     "SIGINT/SIGTERM or `fusermount3 -u MOUNTPOINT`.\n"

@@ -39,6 +39,12 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts);
 // everything parity covers): "instruction 41 (pc 13 MM): end 1234 (rtl) vs 1240 (hw)".
 std::string FirstDivergence(const lens::Profile& rtl, const lens::Profile& hw);
 
+// The same for a trace cut short by a full buffer (keep first): only what the trace holds up
+// to cycle `traced_to` is compared (instructions, their events up to the cut, whole counter
+// windows of `bucket_cycles` before it).
+std::string FirstDivergenceInTrace(const lens::Profile& rtl, const lens::Profile& hw,
+                                   int64_t traced_to, int bucket_cycles);
+
 }  // namespace otpu::regress
 
 #endif  // OTPU_HOST_PROGRAMS_REGRESS_CELL_RUNNER_H_

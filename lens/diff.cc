@@ -124,11 +124,6 @@ std::string Signed(int64_t v) { return (v > 0 ? "+" : "") + std::to_string(v); }
 
 }  // namespace
 
-int64_t InstrDelta::Magnitude() const {
-  const int64_t dur = std::llabs(cycles_after - cycles_before);
-  return dur != 0 ? dur : std::llabs(end_after - end_before);
-}
-
 bool ProfileDiff::equal() const {
   if (!only_base.empty() || !only_new.empty()) return false;
   for (const ProfileDelta& p : profiles) {
@@ -190,8 +185,12 @@ ProfileDelta DiffProfile(const Profile& base, const Profile& now) {
     d.instrs.push_back(std::move(x));
   }
   d.instrs_unmatched += int64_t(base_rows.size());
+  // Those whose own cycles changed first (by how much), then those that only moved (by how far).
   std::stable_sort(d.instrs.begin(), d.instrs.end(), [](const InstrDelta& x, const InstrDelta& y) {
-    return x.Magnitude() > y.Magnitude();
+    const int64_t dx = std::llabs(x.cycles_after - x.cycles_before);
+    const int64_t dy = std::llabs(y.cycles_after - y.cycles_before);
+    if (dx != dy) return dx > dy;
+    return std::llabs(x.end_after - x.end_before) > std::llabs(y.end_after - y.end_before);
   });
   return d;
 }

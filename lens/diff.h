@@ -37,8 +37,6 @@ struct InstrDelta {
   // later or earlier), or "work" (its own busy time, no counter moved).
   std::string cause;
   int64_t cause_delta = 0;
-  // |cycles_after - cycles_before|, or |end_after - end_before| when the duration is equal.
-  int64_t Magnitude() const;
 };
 
 // The differences between two profiles of the same name.
@@ -48,7 +46,8 @@ struct ProfileDelta {
   int64_t instrs_compared = 0;
   int64_t instrs_changed = 0;
   int64_t instrs_unmatched = 0;    // runs of a pc in only one of the two
-  std::vector<InstrDelta> instrs;  // changed instructions, those that moved most first
+  // Changed instructions: those whose own cycles changed most first, then those that moved.
+  std::vector<InstrDelta> instrs;
   bool equal() const { return fields.empty() && instrs_changed == 0 && instrs_unmatched == 0; }
 };
 

@@ -385,10 +385,16 @@ TEST_F(BrowserTest, TheParserReadsJsonAsJsonParseDoes) {
   for (auto [text, want] : {std::pair{"{\"a\":01}", "test.json: invalid JSON at byte 5: bad number \\\"01\\\""},
                             {"{\"a\":1} x", "test.json: invalid JSON at byte 8: unexpected data after the JSON value"},
                             {"{\"a\":[1,2}", "test.json: invalid JSON at byte 9: expected ',' or ']', found \\\"}\\\""},
-                            {"{\"a\":\"x", "test.json: invalid JSON at byte 7: unterminated string"}}) {
+                            {"{\"a\":\"x", "test.json: invalid JSON at byte 7: unterminated string"},
+                            {"{\"a\":1,\"b\":{},\"a\":2}", "test.json: invalid JSON at byte 14: duplicate key \\\"a\\\""}}) {
     EXPECT_EQ(Eval(std::string("(() => { try { lens.parse('") + text + "'); return 'parsed'; } catch (e) { return e.message; } })()"),
               std::string("\"") + want + "\"") << text;
   }
+  // Nesting as deep as the C++ readers allow, and no deeper (not the page's stack).
+  EXPECT_EQ(Eval("(() => { try { lens.parse('['.repeat(200000) + ']'.repeat(200000)); return 'parsed'; } catch (e) { return e.message; } })()"),
+            "\"test.json: invalid JSON at byte 128: nested deeper than 128 levels\"");
+  EXPECT_EQ(Eval("(() => { try { lens.parse('['.repeat(128) + ']'.repeat(128)); return 'parsed'; } catch (e) { return e.message; } })()"),
+            "\"parsed\"");
 }
 
 // A profile recorded by a ctest fixture of this build (lens/app/CMakeLists.txt,

@@ -9,6 +9,7 @@ const kInstrColumns = 16;
 const kRowNumbers = { 0: 'slice', 1: 'idx', 2: 'pc', 3: 'unit', 6: 'dispatch', 7: 'ready', 8: 'release',
   9: 'start', 10: 'end', 11: 'source', 13: 'work', 14: 'portB', 15: 'portA' };
 const kRowNumberColumns = Object.keys(kRowNumbers).map(Number);
+const kMaxDepth = 128;  // workloads/common/json.h kMaxJsonDepth
 const kNumberRe = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
 // Strings interned by their bytes: a row's name or detail costs a hash and a compare, not a new
@@ -86,6 +87,7 @@ class ProfileParser {
   constructor(bytes, name, onProgress) {
     this.b = bytes; this.p = 0; this.name = name; this.onProgress = onProgress || null;
     this.decoder = new TextDecoder();
+    this.depth = 0;
   }
 
   fail(msg) {
@@ -165,31 +167,46 @@ class ProfileParser {
     this.p += w.length;
     return true;
   }
-  // {…}: each member's value from member(key).
+  // Nesting as deep as the C++ readers allow (workloads/common/json.h), so a hostile file fails
+  // with a message instead of the page's stack.
+  enter() {
+    if (++this.depth > kMaxDepth) this.fail('nested deeper than ' + kMaxDepth + ' levels');
+  }
+  // {…}: each member's value from member(key). A key given twice is an error, as in the C++
+  // readers (which value would count is not defined).
   object(member) {
+    this.ws();
+    this.enter();
     this.expect(123);
     const out = {};
-    if (this.ws() === 125) { this.p++; return out; }
+    if (this.ws() === 125) { this.p++; --this.depth; return out; }
     for (;;) {
       if (this.ws() !== 34) this.fail('expected a key, found ' + this.found());
+      const at = this.p;
       const key = this.string();
+      if (Object.prototype.hasOwnProperty.call(out, key)) {
+        this.p = at;
+        this.fail('duplicate key ' + JSON.stringify(key.length > 64 ? key.slice(0, 64) + '...' : key));
+      }
       this.expect(58);
       out[key] = member(key);
       const c = this.ws();
       this.p++;
-      if (c === 125) return out;
+      if (c === 125) { --this.depth; return out; }
       if (c !== 44) { this.p--; this.fail('expected \',\' or \'}\', found ' + this.found()); }
     }
   }
   array(element) {
+    this.ws();
+    this.enter();
     this.expect(91);
     const out = [];
-    if (this.ws() === 93) { this.p++; return out; }
+    if (this.ws() === 93) { this.p++; --this.depth; return out; }
     for (;;) {
       out.push(element(out.length));
       const c = this.ws();
       this.p++;
-      if (c === 93) return out;
+      if (c === 93) { --this.depth; return out; }
       if (c !== 44) { this.p--; this.fail('expected \',\' or \']\', found ' + this.found()); }
     }
   }

@@ -29,10 +29,12 @@ module otpu_mxu_cons
   input  logic [31:0]                                  s2_data_i,
   output logic                                         w_pop_o,
   output logic [1:0]                                   s_pop_o,
-  // ACT RAM: blocks b and b+1 of every row
+  // ACT RAM: blocks b and b+1 of column c's row act_rd_row_o + c, while act_rd_en_o
+  output logic                                         act_rd_en_o,
+  output logic [$clog2(ACT_ROWS)-1:0]                  act_rd_row_o,
   output logic [$clog2(ACT_BLOCKS)-1:0]                act_rd_block_o,
-  input  logic [ACT_ROWS-1:0][1:0][D*8-1:0]            act_rd_data_i,
-  input  logic [ACT_ROWS-1:0][1:0][31:0]               act_rd_scale_i,
+  input  logic [MCOLS-1:0][1:0][D*8-1:0]               act_rd_data_i,
+  input  logic [MCOLS-1:0][1:0][31:0]                  act_rd_scale_i,
   // preload
   output logic                                         pl_start_o,
   output logic [$clog2(TMEM_WORDS)-1:0]                pl_base_o,
@@ -152,20 +154,21 @@ module otpu_mxu_cons
   assign last_row = (j_q + 32'd1 == n_q) && (p_q + 5'd1 == passes_q);
 
   assign act_rd_block_o = blk_q;
+  assign act_rd_row_o   = arow_q;
+  assign act_rd_en_o    = act_q;
 
   logic [MCOLS-1:0][31:0] col_acc;
   for (genvar c = 0; c < MCOLS; c++) begin : gen_col
-    logic [RW-1:0] row;
-    logic [31:0]   acc_in;
-    assign row    = arow_q + RW'(c);
+    logic [31:0] acc_in;
     assign acc_in = !first ? accv_q[c] : (accf_q ? pl_data_i[c] : 32'd0);
 
     otpu_mxu_col #(
       .D(D)
     ) u_col (
+      .en_i      (go),
       .w_i       (w_data_i),
-      .act_i     (act_rd_data_i[row]),
-      .sa_i      (act_rd_scale_i[row]),
+      .act_i     (act_rd_data_i[c]),
+      .sa_i      (act_rd_scale_i[c]),
       .sw_i      ({s2_data_i, s_data_i}),
       .unit_i    (unit_q),
       .four_bit_i(four_q),

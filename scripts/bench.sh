@@ -12,10 +12,15 @@
 # register accesses/s and DMA MB/s through otpu-xdma-emu against the board model in-process
 # (host/xdma_emu/xdma_emu_bench.cc); and `otpu-lens record --dev` of a tiny checkpoint (written by
 # otpu-mkcheckpoint) through an otpu-xdma-emu mount against `record --sim` of the same step (wall
-# seconds and their ratio). Builds lens_bench, lens_page_bench, otpu-lens, board_bench,
-# xdma_emu_bench, otpu-xdma-emu and otpu-mkcheckpoint when needed (build output on stderr) and
-# prints one JSON object {"lens": ..., "page": ..., "otpu_lens_record": ..., "board": ...,
-# "xdma_emu": ..., "otpu_lens_card": ...} on stdout. Extra arguments go to lens_bench (--workload NAME,
+# seconds and their ratio); and the simulation speed of the Verilated models
+# (scripts/bench_sim_speed.sh: host instructions per simulated cycle under callgrind for the bare
+# core on mlp-small and mlp and for the board model with its run protocol, their ratio, native
+# cycles/s, and a Qwen3-0.6B-shaped decode step's cycles and wall seconds on the board model;
+# OTPU_BENCH_QWEN06=0 skips that step). Builds lens_bench, lens_page_bench, otpu-lens,
+# board_bench, speed_bench, xdma_emu_bench, otpu-xdma-emu and otpu-mkcheckpoint when needed
+# (build output on stderr) and prints one JSON object {"lens": ..., "page": ...,
+# "otpu_lens_record": ..., "board": ..., "xdma_emu": ..., "otpu_lens_card": ..., "sim_speed": ...}
+# on stdout. Extra arguments go to lens_bench (--workload NAME,
 # --decode-pos N, --instrs N, --seconds S, --rtl-pairs N, --dir DIR). OTPU_BUILD_DIR picks the
 # build directory.
 set -euo pipefail
@@ -26,7 +31,7 @@ if [[ ! -f "$build/build.ninja" ]]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
 fi
 cmake --build "$build" --target lens_bench lens_page_bench otpu-lens board_bench xdma_emu_bench \
-  otpu-xdma-emu otpu-mkcheckpoint >&2
+  otpu-xdma-emu otpu-mkcheckpoint speed_bench >&2
 # {"lens": simulator and .otpuprof numbers, "page": the app's load-to-ready time for a 1M-instruction
 # profile in headless chromium and the `lens html` write time (lens/app/page_bench.cc),
 # "board": the board model's core cycles/s on mlp against the bare core (docs/board.md)}.
@@ -48,5 +53,7 @@ xdma=$("$build/host/xdma_emu/xdma_emu_bench")
 # otpu-lens record of the tiny checkpoint's step 3 (positions 0..2 prefilled) through the
 # emulator (--dev: XdmaBoard -> FUSE -> SimBoard) against --sim (SimBoard in-process).
 card=$(scripts/bench_card_record.sh "$build")
-printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s}\n' \
-  "$lens" "$page" "$record" "$board" "$xdma" "$card"
+# Host instructions per simulated cycle (callgrind), board/bare, the Qwen3-0.6B-shaped step.
+speed=$(scripts/bench_sim_speed.sh "$build")
+printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s, "sim_speed": %s}\n' \
+  "$lens" "$page" "$record" "$board" "$xdma" "$card" "$speed"

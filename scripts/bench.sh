@@ -13,11 +13,17 @@
 # (host/xdma_emu/xdma_emu_bench.cc), with a soak of 1000 emulated runs with a fault every 50th
 # (the emulator's RSS every 100 runs, "xdma_emu".soak); and `otpu-lens record --dev` of a tiny checkpoint (written by
 # otpu-mkcheckpoint) through an otpu-xdma-emu mount against `record --sim` of the same step (wall
-# seconds and their ratio); and otpu-regress on regress/default.json (cells, wall seconds with -j 2,
-# the share reused by a second run: scripts/bench_regress.sh). Builds lens_bench, lens_page_bench, otpu-lens, board_bench,
-# xdma_emu_bench, otpu-xdma-emu and otpu-mkcheckpoint when needed (build output on stderr) and
-# prints one JSON object {"lens": ..., "page": ..., "otpu_lens_record": ..., "board": ...,
-# "xdma_emu": ..., "otpu_lens_card": ...} on stdout. Extra arguments go to lens_bench (--workload NAME,
+# seconds and their ratio); otpu-regress on regress/default.json (cells, wall seconds with -j 2,
+# the share reused by a second run: scripts/bench_regress.sh); and the simulation speed of the
+# Verilated models (scripts/bench_sim_speed.sh: host instructions per simulated cycle under
+# callgrind for the bare core on mlp-small and mlp and for the board model with its run
+# protocol, their ratio, native cycles/s, and a Qwen3-0.6B-shaped decode step's cycles and wall
+# seconds on the board model; OTPU_BENCH_QWEN06=0 skips that step). Builds lens_bench,
+# lens_page_bench, otpu-lens, board_bench, speed_bench, xdma_emu_bench, otpu-xdma-emu,
+# otpu-mkcheckpoint and otpu-regress when needed (build output on stderr) and prints one JSON
+# object {"lens": ..., "page": ..., "otpu_lens_record": ..., "board": ..., "xdma_emu": ...,
+# "otpu_lens_card": ..., "regress": ..., "sim_speed": ...} on stdout. Extra arguments go to
+# lens_bench (--workload NAME,
 # --decode-pos N, --instrs N, --seconds S, --rtl-pairs N, --dir DIR). OTPU_BUILD_DIR picks the
 # build directory.
 set -euo pipefail
@@ -28,7 +34,7 @@ if [[ ! -f "$build/build.ninja" ]]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
 fi
 cmake --build "$build" --target lens_bench lens_page_bench otpu-lens board_bench xdma_emu_bench \
-  otpu-xdma-emu otpu-mkcheckpoint otpu-regress >&2
+  otpu-xdma-emu otpu-mkcheckpoint otpu-regress speed_bench >&2
 # {"lens": simulator and .otpuprof numbers, "page": the app's load-to-ready time for a 1M-instruction
 # profile in headless chromium and the `lens html` write time (lens/app/page_bench.cc),
 # "board": the board model's core cycles/s on mlp against the bare core (docs/board.md)}.
@@ -52,5 +58,7 @@ xdma=$("$build/host/xdma_emu/xdma_emu_bench")
 card=$(scripts/bench_card_record.sh "$build")
 # otpu-regress on regress/default.json: cells, wall seconds with -j 2, reuse on a second run.
 regress=$(scripts/bench_regress.sh "$build")
-printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s, "regress": %s}\n' \
-  "$lens" "$page" "$record" "$board" "$xdma" "$card" "$regress"
+# Host instructions per simulated cycle (callgrind), board/bare, the Qwen3-0.6B-shaped step.
+speed=$(scripts/bench_sim_speed.sh "$build")
+printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s, "regress": %s, "sim_speed": %s}\n' \
+  "$lens" "$page" "$record" "$board" "$xdma" "$card" "$regress" "$speed"

@@ -67,6 +67,7 @@ module otpu_trace
   logic [NB-1:0][63:0] live;
   logic [NW-1:0]       live_n;
   otpu_trace_bundle u_bundle (
+    .en_i    (enable_i),
     .cycle_i, .ev_disp_i, .ev_disp_slot_i, .ev_disp_pc_i, .ev_disp_instr_i,
     .ev_start_i, .ev_start_slot_i, .ev_start_rdy_i, .ev_rel_i, .ev_rel_slot_i,
     .ev_end_i, .ev_end_slot_i, .ev_end_cnt_i, .ev_halt_i, .ev_halt_ports_i,

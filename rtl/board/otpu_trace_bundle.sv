@@ -1,6 +1,9 @@
 // One core cycle's event bundle as trace records (docs/trace.md "Bundles"): every record the
 // cycle can produce sits at a fixed position with a valid bit, in trace order, and the valid
-// ones are packed to the front. Matches TraceUnitModel::Bundle (sim/rtl/trace).
+// ones are packed to the front. Matches TraceUnitModel::Bundle (sim/rtl/trace). Built only
+// while en_i and some event is valid (otherwise n_o = 0 and lines_o = 0, as the packing of no
+// valid record gives): most cycles have no event, and a simulator evaluates the 47 records
+// and their packing every cycle unless told not to (docs/rtl.md "Simulation speed").
 module otpu_trace_bundle
   import otpu_pkg::*;
   import otpu_core_pkg::*;
@@ -8,6 +11,7 @@ module otpu_trace_bundle
   localparam int unsigned NB = 47,  // the most lines one cycle can produce
   localparam int unsigned NW = $clog2(NB + 1)
 ) (
+  input  logic                             en_i,     // the lines are used (capture on)
   input  logic [31:0]                      cycle_i,
   input  logic                             ev_disp_i,
   input  logic [3:0]                       ev_disp_slot_i,
@@ -69,21 +73,28 @@ module otpu_trace_bundle
   logic [23:0]                win_n;
   assign win_n = ev_win_n_i > 32'(MaxWinN) ? MaxWinN : ev_win_n_i[23:0];
 
+  logic any_ev;
+  assign any_ev = en_i && (ev_disp_i || ev_start_i != '0 || ev_rel_i || ev_end_i != '0 ||
+                           ev_win_i || ev_halt_i);
+
   always_comb begin
-    rec   = '0;
-    valid = '0;
-    rec[PosD]     = head(REC_DISPATCH) | {8'b0, ev_disp_slot_i, 4'b0, ev_disp_pc_i, cycle_i};
-    rec[PosD + 1] = {REC_OPERANDS, 7'b0, 1'b0, w2[19:0], w1};
-    rec[PosD + 2] = {REC_OPERANDS, 7'b0, 1'b1, op, w3, w2[31:20]};
-    valid[PosD +: 3] = {3{ev_disp_i}};
-    for (int unsigned u = 0; u < NUM_UNITS; u++) begin
-      delay[u]     = cycle_i - ev_start_rdy_i[u];
-      saturated[u] = delay[u] >= 32'(SatDelay);
-      rec[PosS + 2 * u] = head(REC_START) | {8'b0, ev_start_slot_i[u], 4'(u),
-                                              saturated[u] ? SatDelay : delay[u][15:0], cycle_i};
-      rec[PosS + 2 * u + 1] = head(REC_READY) | {32'b0, ev_start_rdy_i[u]};
-      valid[PosS + 2 * u]     = ev_start_i[u];
-      valid[PosS + 2 * u + 1] = ev_start_i[u] && saturated[u];
+    rec       = '0;
+    valid     = '0;
+    delay     = '0;
+    saturated = '0;
+    if (any_ev) begin
+      rec[PosD]     = head(REC_DISPATCH) | {8'b0, ev_disp_slot_i, 4'b0, ev_disp_pc_i, cycle_i};
+      rec[PosD + 1] = {REC_OPERANDS, 7'b0, 1'b0, w2[19:0], w1};
+      rec[PosD + 2] = {REC_OPERANDS, 7'b0, 1'b1, op, w3, w2[31:20]};
+      valid[PosD +: 3] = {3{ev_disp_i}};
+      for (int unsigned u = 0; u < NUM_UNITS; u++) begin
+        delay[u]     = cycle_i - ev_start_rdy_i[u];
+        saturated[u] = delay[u] >= 32'(SatDelay);
+        rec[PosS + 2 * u] = head(REC_START) | {8'b0, ev_start_slot_i[u], 4'(u),
+                                                saturated[u] ? SatDelay : delay[u][15:0], cycle_i};
+        rec[PosS + 2 * u + 1] = head(REC_READY) | {32'b0, ev_start_rdy_i[u]};
+        valid[PosS + 2 * u]     = ev_start_i[u];
+        valid[PosS + 2 * u + 1] = ev_start_i[u] && saturated[u];
     end
     rec[PosG]   = slot_cycle(REC_RELEASE, ev_rel_slot_i);
     valid[PosG] = ev_rel_i;
@@ -116,6 +127,7 @@ module otpu_trace_bundle
     rec[PosH] = slot_cycle(REC_HALT, 4'd0);
     for (int unsigned i = 0; i < 4; i++) rec[PosH + 1 + i] = value(4'(i), ev_halt_ports_i[i]);
     valid[PosH +: 5] = {5{ev_halt_i}};
+    end
   end
 
   // Pack: a valid record goes to the number of valid records before it.
@@ -123,10 +135,12 @@ module otpu_trace_bundle
     logic [NW-1:0] at;
     at      = '0;
     lines_o = '0;
-    for (int unsigned s = 0; s < NB; s++) begin
-      if (valid[s]) begin
-        lines_o[at] = rec[s];
-        at = at + NW'(1);
+    if (any_ev) begin
+      for (int unsigned s = 0; s < NB; s++) begin
+        if (valid[s]) begin
+          lines_o[at] = rec[s];
+          at = at + NW'(1);
+        end
       end
     end
     n_o = at;

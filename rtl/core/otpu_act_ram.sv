@@ -3,8 +3,12 @@
 // a cycle. The MXU reads blocks b and b+1 (mod ACT_BLOCKS) of every row at once, in the same
 // cycle: a 4-bit weight chunk covers two blocks. Even and odd blocks live in separate banks,
 // so that is one read per bank. The host port reads one (row, block) for tests and debug.
+// Only the MCOLS rows the MXU's columns use are read: column c's from row rd_row_i + c (mod
+// ACT_ROWS), and only while rd_en_i (0 otherwise); copying every row every cycle is most of
+// what a simulator spends here (docs/rtl.md "Simulation speed").
 module otpu_act_ram #(
   parameter int unsigned  D          = 32,
+  parameter int unsigned  MCOLS      = 8,
   parameter int unsigned  ACT_ROWS   = 16,
   parameter int unsigned  ACT_BLOCKS = 128,   // even
   localparam int unsigned RowW       = $clog2(ACT_ROWS),
@@ -17,10 +21,12 @@ module otpu_act_ram #(
   input  logic [BlkW-1:0]                     wr_block_i,
   input  logic [D*8-1:0]                      wr_data_i,
   input  logic [31:0]                         wr_scale_i,
-  // Read (MXU): blocks b and b+1 of every row
+  // Read (MXU): blocks b and b+1 of rows rd_row_i + c, c = 0 .. MCOLS - 1
+  input  logic                                rd_en_i,
+  input  logic [RowW-1:0]                     rd_row_i,
   input  logic [BlkW-1:0]                     rd_block_i,
-  output logic [ACT_ROWS-1:0][1:0][D*8-1:0]   rd_data_o,
-  output logic [ACT_ROWS-1:0][1:0][31:0]      rd_scale_o,
+  output logic [MCOLS-1:0][1:0][D*8-1:0]      rd_data_o,
+  output logic [MCOLS-1:0][1:0][31:0]         rd_scale_o,
   // Host read
   input  logic [RowW-1:0]                     host_row_i,
   input  logic [BlkW-1:0]                     host_block_i,
@@ -37,10 +43,8 @@ module otpu_act_ram #(
   assign rd_idx[0] = rd_block_i[0] ? rd_next[BlkW-1:1] : rd_block_i[BlkW-1:1];
   assign rd_idx[1] = rd_block_i[BlkW-1:1];
 
-  logic [ACT_ROWS-1:0][1:0][D*8-1:0] bank_data;
-  logic [ACT_ROWS-1:0][1:0][31:0]    bank_scale;
-  logic [1:0][D*8-1:0]               host_data;
-  logic [1:0][31:0]                  host_scale;
+  logic [1:0][D*8-1:0] host_data;
+  logic [1:0][31:0]    host_scale;
 
   // Bank k (0 even, 1 odd blocks): [row][block / 2].
   for (genvar k = 0; k < 2; k++) begin : gen_bank
@@ -52,20 +56,32 @@ module otpu_act_ram #(
         scale_q[wr_row_i][wr_block_i[BlkW-1:1]] <= wr_scale_i;
       end
     end
-    for (genvar r = 0; r < ACT_ROWS; r++) begin : gen_row
-      assign bank_data[r][k]  = data_q[r][rd_idx[k]];
-      assign bank_scale[r][k] = scale_q[r][rd_idx[k]];
-    end
     assign host_data[k]  = data_q[host_row_i][host_block_i[BlkW-1:1]];
     assign host_scale[k] = scale_q[host_row_i][host_block_i[BlkW-1:1]];
   end
 
   // Block b comes from bank b mod 2, block b+1 from the other one.
-  for (genvar r = 0; r < ACT_ROWS; r++) begin : gen_rd
-    assign rd_data_o[r][0]  = bank_data[r][rd_block_i[0]];
-    assign rd_data_o[r][1]  = bank_data[r][!rd_block_i[0]];
-    assign rd_scale_o[r][0] = bank_scale[r][rd_block_i[0]];
-    assign rd_scale_o[r][1] = bank_scale[r][!rd_block_i[0]];
+  logic [RowW-1:0] rd_row;
+  always_comb begin
+    rd_data_o  = '0;
+    rd_scale_o = '0;
+    rd_row     = '0;
+    if (rd_en_i) begin
+      for (int c = 0; c < int'(MCOLS); c++) begin
+        rd_row = rd_row_i + RowW'(c);
+        if (rd_block_i[0]) begin
+          rd_data_o[c][0]  = gen_bank[1].data_q[rd_row][rd_idx[1]];
+          rd_scale_o[c][0] = gen_bank[1].scale_q[rd_row][rd_idx[1]];
+          rd_data_o[c][1]  = gen_bank[0].data_q[rd_row][rd_idx[0]];
+          rd_scale_o[c][1] = gen_bank[0].scale_q[rd_row][rd_idx[0]];
+        end else begin
+          rd_data_o[c][0]  = gen_bank[0].data_q[rd_row][rd_idx[0]];
+          rd_scale_o[c][0] = gen_bank[0].scale_q[rd_row][rd_idx[0]];
+          rd_data_o[c][1]  = gen_bank[1].data_q[rd_row][rd_idx[1]];
+          rd_scale_o[c][1] = gen_bank[1].scale_q[rd_row][rd_idx[1]];
+        end
+      end
+    end
   end
 
   assign host_data_o  = host_data[host_block_i[0]];

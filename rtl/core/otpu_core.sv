@@ -198,9 +198,11 @@ module otpu_core
 
   logic                              mxu_busy, mxu_starve, mxu_bp;
   logic [15:0]                       mxu_fifo_level;
+  logic                              act_rd_en;
+  logic [ActRowW-1:0]                act_rd_row;
   logic [ActBlkW-1:0]                act_rd_block;
-  logic [ACT_ROWS-1:0][1:0][D*8-1:0] act_rd_data;
-  logic [ACT_ROWS-1:0][1:0][31:0]    act_rd_scale;
+  logic [MCOLS-1:0][1:0][D*8-1:0]    act_rd_data;
+  logic [MCOLS-1:0][1:0][31:0]       act_rd_scale;
   logic                              act_we;
   logic [ActRowW-1:0]                act_row;
   logic [ActBlkW-1:0]                act_block;
@@ -305,6 +307,7 @@ module otpu_core
 
   otpu_act_ram #(
     .D         (D),
+    .MCOLS     (MCOLS),
     .ACT_ROWS  (ACT_ROWS),
     .ACT_BLOCKS(ACT_BLOCKS)
   ) u_act_ram (
@@ -314,6 +317,8 @@ module otpu_core
     .wr_block_i  (running ? act_block : host_act_block_q),
     .wr_data_i   (running ? act_data : host_act_wdata_q),
     .wr_scale_i  (running ? act_scale : host_act_wscale_q),
+    .rd_en_i     (act_rd_en),
+    .rd_row_i    (act_rd_row),
     .rd_block_i  (act_rd_block),
     .rd_data_o   (act_rd_data),
     .rd_scale_o  (act_rd_scale),
@@ -408,6 +413,8 @@ module otpu_core
     .a_rsp_valid_i (ma_rsp_valid),
     .a_rsp_tag_i   (a_rsp_tag),
     .a_rsp_data_i,
+    .act_rd_en_o   (act_rd_en),
+    .act_rd_row_o  (act_rd_row),
     .act_rd_block_o(act_rd_block),
     .act_rd_data_i (act_rd_data),
     .act_rd_scale_i(act_rd_scale),

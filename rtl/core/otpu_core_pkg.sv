@@ -111,4 +111,31 @@ package otpu_core_pkg;
     return c;
   endfunction
 
+  // A 4-bit MM weight as a signed value (docs/isa.md MM): int4 -8..7 (two's complement), or
+  // fp4 E2M1 at twice its value, {0,1,2,3,4,6,8,12} with bit 3 the sign.
+  function automatic logic signed [4:0] mxu_nibble(logic [3:0] nib, logic fp4);
+    logic [3:0] mag;
+    if (!fp4) begin
+      return {nib[3], nib};
+    end
+    unique case (nib[2:0])
+      3'd5:    mag = 4'd6;
+      3'd6:    mag = 4'd8;
+      3'd7:    mag = 4'd12;
+      default: mag = {1'b0, nib[2:0]};
+    endcase
+    return nib[3] ? -$signed({1'b0, mag}) : $signed({1'b0, mag});
+  endfunction
+
+  // One weight byte's exact product (otpu_mxu_mac): int8 w * a_lo, or a byte of two 4-bit
+  // weights (element 2i in the low nibble) times their activations a_lo, a_hi.
+  function automatic logic signed [15:0] mxu_mac(logic [7:0] w, logic [7:0] a_lo,
+                                                 logic [7:0] a_hi, logic four_bit, logic fp4);
+    if (!four_bit) begin
+      return 16'($signed(a_lo)) * 16'($signed(w));
+    end
+    return 16'($signed(a_lo)) * 16'(mxu_nibble(w[3:0], fp4))
+         + 16'($signed(a_hi)) * 16'(mxu_nibble(w[7:4], fp4));
+  endfunction
+
 endpackage : otpu_core_pkg

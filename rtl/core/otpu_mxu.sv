@@ -65,9 +65,11 @@ module otpu_mxu
   input  logic [TAG_W-1:0]                         a_rsp_tag_i,
   input  logic [31:0]                              a_rsp_data_i,
   // ACT RAM: blocks b and b+1 of every row, in the same cycle
+  output logic                                     act_rd_en_o,   // column c reads row
+  output logic [$clog2(ACT_ROWS)-1:0]              act_rd_row_o,  // act_rd_row_o + c
   output logic [$clog2(ACT_BLOCKS)-1:0]            act_rd_block_o,
-  input  logic [ACT_ROWS-1:0][1:0][D*8-1:0]        act_rd_data_i,
-  input  logic [ACT_ROWS-1:0][1:0][31:0]           act_rd_scale_i
+  input  logic [MCOLS-1:0][1:0][D*8-1:0]           act_rd_data_i,
+  input  logic [MCOLS-1:0][1:0][31:0]              act_rd_scale_i
 );
 
   localparam int unsigned AW     = $clog2(TMEM_WORDS);
@@ -216,6 +218,8 @@ module otpu_mxu
     .s2_data_i     (s2_data),
     .w_pop_o       (w_pop),
     .s_pop_o       (s_pop),
+    .act_rd_en_o   (act_rd_en_o),
+    .act_rd_row_o  (act_rd_row_o),
     .act_rd_block_o(act_rd_block_o),
     .act_rd_data_i (act_rd_data_i),
     .act_rd_scale_i(act_rd_scale_i),

@@ -36,10 +36,12 @@ module otpu_mxu_cons
   input  logic [31:0]                                  s2_data_i,
   output logic [1:0]                                   w_pop_o,
   output logic [1:0]                                   s_pop_o,
-  // ACT RAM: blocks b and b+1 of every row
+  // ACT RAM: blocks b and b+1 of column c's row act_rd_row_o + c, while act_rd_en_o
+  output logic                                         act_rd_en_o,
+  output logic [$clog2(ACT_ROWS)-1:0]                  act_rd_row_o,
   output logic [$clog2(ACT_BLOCKS)-1:0]                act_rd_block_o,
-  input  logic [ACT_ROWS-1:0][1:0][D*8-1:0]            act_rd_data_i,
-  input  logic [ACT_ROWS-1:0][1:0][31:0]               act_rd_scale_i,
+  input  logic [MCOLS-1:0][1:0][D*8-1:0]               act_rd_data_i,
+  input  logic [MCOLS-1:0][1:0][31:0]                  act_rd_scale_i,
   // preload
   output logic                                         pl_start_o,
   output logic [$clog2(TMEM_WORDS)-1:0]                pl_base_o,
@@ -167,13 +169,15 @@ module otpu_mxu_cons
   assign row_end   = pair ? last_pair : last;
 
   assign act_rd_block_o = blk_q;
+  assign act_rd_row_o   = arow_q;
+  assign act_rd_en_o    = act_q;
 
   logic [MCOLS-1:0][31:0] col_acc;
   for (genvar c = 0; c < MCOLS; c++) begin : gen_col
     // Paired, column c >= HALF takes chunk c+1 (block b+1, scale s2) for row c - HALF and
-    // continues that row's column.
-    logic                  second;
-    logic [RW-1:0]         row;
+    // continues that row's column: it reads what column c - HALF reads (its row's block b+1),
+    // and it is computed only in a cycle that takes a pair.
+    logic                  en, second;
     logic [31:0]           acc_in, acc_own;
     logic [D*8-1:0]        w;
     logic [1:0][D*8-1:0]   act;
@@ -181,21 +185,24 @@ module otpu_mxu_cons
     assign acc_own = !first ? accv_q[c] : (accf_q ? pl_data_i[c] : 32'd0);
     if (c >= int'(HALF)) begin : gen_second
       assign second = pairs_q;
-      assign row    = arow_q + RW'(second ? c - int'(HALF) : c);
+      assign en     = go && (!pairs_q || pair);
       assign acc_in = second ? col_acc[c-int'(HALF)] : acc_own;
+      assign act    = second ? {2{act_rd_data_i[c-int'(HALF)][1]}} : act_rd_data_i[c];
+      assign sa     = second ? {2{act_rd_scale_i[c-int'(HALF)][1]}} : act_rd_scale_i[c];
     end else begin : gen_first
       assign second = 1'b0;
-      assign row    = arow_q + RW'(c);
+      assign en     = go;
       assign acc_in = acc_own;
+      assign act    = act_rd_data_i[c];
+      assign sa     = act_rd_scale_i[c];
     end
     assign w   = second ? w2_data_i : w_data_i;
-    assign act = second ? {2{act_rd_data_i[row][1]}} : act_rd_data_i[row];
-    assign sa  = second ? {2{act_rd_scale_i[row][1]}} : act_rd_scale_i[row];
     assign sw  = second ? {2{s2_data_i}} : {s2_data_i, s_data_i};
 
     otpu_mxu_col #(
       .D(D)
     ) u_col (
+      .en_i      (en),
       .w_i       (w),
       .act_i     (act),
       .sa_i      (sa),

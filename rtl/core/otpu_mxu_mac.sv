@@ -1,8 +1,11 @@
 // One weight byte of an MXU column (docs/isa.md MM): an int8 weight times its activation, or
 // a byte of two 4-bit weights (element 2i in the low nibble) times their two activations.
 // int4 nibbles are two's complement, fp4 (E2M1) nibbles are twice their value with bit 3 the
-// sign. The product is exact. Combinational.
-module otpu_mxu_mac (
+// sign. The product is exact. Combinational: one call of otpu_core_pkg::mxu_mac, which
+// otpu_mxu_col calls directly inside its enabled always_comb (docs/rtl.md "Simulation speed").
+module otpu_mxu_mac
+  import otpu_core_pkg::*;
+(
   input  logic [7:0]         w_i,
   input  logic [7:0]         a_lo_i,      // the activation of w (int8) or of the low nibble
   input  logic [7:0]         a_hi_i,      // the activation of the high nibble (4-bit)
@@ -11,30 +14,6 @@ module otpu_mxu_mac (
   output logic signed [15:0] p_o
 );
 
-  // A 4-bit weight as a signed value: int4 -8..7, fp4 {0,1,2,3,4,6,8,12} with a sign.
-  function automatic logic signed [4:0] nibble(logic [3:0] nib, logic fp4);
-    logic [3:0] mag;
-    if (!fp4) begin
-      return {nib[3], nib};
-    end
-    unique case (nib[2:0])
-      3'd5:    mag = 4'd6;
-      3'd6:    mag = 4'd8;
-      3'd7:    mag = 4'd12;
-      default: mag = {1'b0, nib[2:0]};
-    endcase
-    return nib[3] ? -$signed({1'b0, mag}) : $signed({1'b0, mag});
-  endfunction
-
-  // Every operand sign-extended to the product's 16 bits, so no step can overflow.
-  logic signed [15:0] a_lo, a_hi, w8, w_lo, w_hi, p8, p4;
-  assign a_lo = 16'($signed(a_lo_i));
-  assign a_hi = 16'($signed(a_hi_i));
-  assign w8   = 16'($signed(w_i));
-  assign w_lo = 16'(nibble(w_i[3:0], fp4_i));
-  assign w_hi = 16'(nibble(w_i[7:4], fp4_i));
-  assign p8   = a_lo * w8;
-  assign p4   = a_lo * w_lo + a_hi * w_hi;
-  assign p_o  = four_bit_i ? p4 : p8;
+  assign p_o = mxu_mac(w_i, a_lo_i, a_hi_i, four_bit_i, fp4_i);
 
 endmodule : otpu_mxu_mac

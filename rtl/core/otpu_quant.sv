@@ -8,6 +8,7 @@
 // row's values as the ISA orders them. done_o follows the last write.
 module otpu_quant
   import otpu_pkg::*;
+  import otpu_fp_pkg::*;
   import otpu_core_pkg::*;
 #(
   parameter int unsigned D          = 32,
@@ -246,19 +247,24 @@ module otpu_quant
 
   // Pass 2: the segment's constants and the group's values.
   logic [31:0] inv, scale;
+  // Used in pass 2 (inv, the scale into the scale buffer) and by the ACT RAM write (scale).
   otpu_quant_scale u_scale (
-    .amax_i (amax_q),
-    .inv_o  (inv),
-    .scale_o(scale)
+    .inv_en_i  (state_q == StP2),
+    .scale_en_i(state_q == StP2 || state_q == StActWr),
+    .amax_i    (amax_q),
+    .inv_o     (inv),
+    .scale_o   (scale)
   );
 
+  // The group's int8 values (otpu_fp_quant's function), computed in pass 2 only.
   logic [LANES-1:0][7:0] q;
-  for (genvar e = 0; e < LANES; e++) begin : gen_quant
-    otpu_fp_quant u_quant (
-      .x_i  (rd_elem[e]),
-      .inv_i(inv),
-      .q_o  (q[e])
-    );
+  always_comb begin
+    q = '0;
+    if (state_q == StP2) begin
+      for (int e = 0; e < LANES; e++) begin
+        q[e] = fp_quant(rd_elem[e], inv);
+      end
+    end
   end
 
   // QST: the group goes to the port-A writer as it is read.

@@ -134,6 +134,7 @@ module otpu_seq
   otpu_seq_fprint #(
     .D(D)
   ) u_fprint (
+    .en_i   (disp_valid && disp_ready),  // the window uses it only on a dispatch
     .instr_i(resolved),
     .fp_o   (fp)
   );

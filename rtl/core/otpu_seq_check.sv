@@ -49,14 +49,16 @@ module otpu_seq_check
   err_e dma_cause;
   always_comb begin
     dma_cause = ERR_NONE;
-    if (w[4] == '0 || w[5] == '0) begin
-      dma_cause = ERR_ZERO;
-    end else if (w[2][1:0] != 2'd0 || w[6][1:0] != 2'd0) begin
-      dma_cause = ERR_ALIGN;
-    end else if (!fits(w[1], w[5], w[7], 48'(w[4]), longint'(TMEM_WORDS))) begin
-      dma_cause = ERR_TMEM;
-    end else if (!fits(w[2], w[5], w[6], {14'd0, w[4], 2'b00}, DRAM_BYTES)) begin
-      dma_cause = ERR_DRAM;
+    if (opcode == OP_LD || opcode == OP_ST) begin  // only the instruction's own checks run
+      if (w[4] == '0 || w[5] == '0) begin
+        dma_cause = ERR_ZERO;
+      end else if (w[2][1:0] != 2'd0 || w[6][1:0] != 2'd0) begin
+        dma_cause = ERR_ALIGN;
+      end else if (!fits(w[1], w[5], w[7], 48'(w[4]), longint'(TMEM_WORDS))) begin
+        dma_cause = ERR_TMEM;
+      end else if (!fits(w[2], w[5], w[6], {14'd0, w[4], 2'b00}, DRAM_BYTES)) begin
+        dma_cause = ERR_DRAM;
+      end
     end
   end
 
@@ -79,28 +81,30 @@ module otpu_seq_check
   err_e mm_cause;
   always_comb begin
     mm_cause = ERR_NONE;
-    if (flags[3:2] == 2'd3) begin
-      mm_cause = ERR_WF;
-    end else if (mm_n == '0 || mm_k == '0 || mm_m == '0) begin
-      mm_cause = ERR_ZERO;
-    end else if (misaligned_d(mm_k) || (mm_4bit && mm_k[LogD] != 1'b0)) begin
-      mm_cause = ERR_MULTIPLE;
-    end else if (mm_row + mm_m > 32'(ACT_ROWS) || mm_blk + mm_blocks > 32'(ACT_BLOCKS)) begin
-      mm_cause = ERR_ACT;
-    end else if (misaligned_d(w[2])) begin
-      mm_cause = ERR_ALIGN;
-    end else if (misaligned_d(w[6])) begin
-      mm_cause = ERR_MULTIPLE;
-    end else if (w[6] < mm_row_bytes) begin
-      mm_cause = ERR_STRIDE;
-    end else if (!mm_unit && w[3][1:0] != 2'd0) begin
-      mm_cause = ERR_ALIGN;
-    end else if (!fits(w[1], mm_m, {16'd0, w[7][15:0]}, 48'(mm_n), longint'(TMEM_WORDS))) begin
-      mm_cause = ERR_TMEM;
-    end else if (!fits(w[2], mm_n, w[6], 48'(mm_row_bytes), DRAM_BYTES) ||
-                 (!mm_unit && !fits(w[3], 32'd1, 32'd0,
-                                    {14'd0, mm_n, 2'b00} * 48'(mm_blocks), DRAM_BYTES))) begin
-      mm_cause = ERR_DRAM;
+    if (opcode == OP_MM) begin  // only the instruction's own checks run
+      if (flags[3:2] == 2'd3) begin
+        mm_cause = ERR_WF;
+      end else if (mm_n == '0 || mm_k == '0 || mm_m == '0) begin
+        mm_cause = ERR_ZERO;
+      end else if (misaligned_d(mm_k) || (mm_4bit && mm_k[LogD] != 1'b0)) begin
+        mm_cause = ERR_MULTIPLE;
+      end else if (mm_row + mm_m > 32'(ACT_ROWS) || mm_blk + mm_blocks > 32'(ACT_BLOCKS)) begin
+        mm_cause = ERR_ACT;
+      end else if (misaligned_d(w[2])) begin
+        mm_cause = ERR_ALIGN;
+      end else if (misaligned_d(w[6])) begin
+        mm_cause = ERR_MULTIPLE;
+      end else if (w[6] < mm_row_bytes) begin
+        mm_cause = ERR_STRIDE;
+      end else if (!mm_unit && w[3][1:0] != 2'd0) begin
+        mm_cause = ERR_ALIGN;
+      end else if (!fits(w[1], mm_m, {16'd0, w[7][15:0]}, 48'(mm_n), longint'(TMEM_WORDS))) begin
+        mm_cause = ERR_TMEM;
+      end else if (!fits(w[2], mm_n, w[6], 48'(mm_row_bytes), DRAM_BYTES) ||
+                   (!mm_unit && !fits(w[3], 32'd1, 32'd0,
+                                      {14'd0, mm_n, 2'b00} * 48'(mm_blocks), DRAM_BYTES))) begin
+        mm_cause = ERR_DRAM;
+      end
     end
   end
 
@@ -117,15 +121,17 @@ module otpu_seq_check
   err_e qact_cause;
   always_comb begin
     qact_cause = ERR_NONE;
-    if (q_n == '0 || q_rows == '0) begin
-      qact_cause = ERR_ZERO;
-    end else if (misaligned_d(q_n)) begin
-      qact_cause = ERR_MULTIPLE;
-    end else if (qa_row + q_rows > 32'(ACT_ROWS) ||
-                 qa_blk + (q_n >> LogD) > 32'(ACT_BLOCKS)) begin
-      qact_cause = ERR_ACT;
-    end else if (!fits(w[1], q_rows, w[5], 48'(q_n), longint'(TMEM_WORDS))) begin
-      qact_cause = ERR_TMEM;
+    if (opcode == OP_QACT) begin  // only the instruction's own checks run
+      if (q_n == '0 || q_rows == '0) begin
+        qact_cause = ERR_ZERO;
+      end else if (misaligned_d(q_n)) begin
+        qact_cause = ERR_MULTIPLE;
+      end else if (qa_row + q_rows > 32'(ACT_ROWS) ||
+                   qa_blk + (q_n >> LogD) > 32'(ACT_BLOCKS)) begin
+        qact_cause = ERR_ACT;
+      end else if (!fits(w[1], q_rows, w[5], 48'(q_n), longint'(TMEM_WORDS))) begin
+        qact_cause = ERR_TMEM;
+      end
     end
   end
 
@@ -141,20 +147,23 @@ module otpu_seq_check
   err_e qst_cause;
   always_comb begin
     qst_cause = ERR_NONE;
-    if (q_n == '0 || q_rows == '0) begin
-      qst_cause = ERR_ZERO;
-    end else if (!q_perrow && misaligned_d(q_n)) begin
-      qst_cause = ERR_MULTIPLE;
-    end else if (w[6] == '0) begin
-      qst_cause = ERR_ZERO;
-    end else if (w[3][1:0] != 2'd0) begin
-      qst_cause = ERR_ALIGN;
-    end else if (!fits(w[1], q_rows, w[5], 48'(q_n), longint'(TMEM_WORDS))) begin
-      qst_cause = ERR_TMEM;
-    end else if (!fits(w[2], q_rows, w[7], {16'd0, q_n - 32'd1} * 48'(w[6]) + 48'd1, DRAM_BYTES) ||
-                 !fits(w[3], 32'd1, 32'd0, {14'd0, q_rows, 2'b00} * 48'(qs_scales),
-                       DRAM_BYTES)) begin
-      qst_cause = ERR_DRAM;
+    if (opcode == OP_QST) begin  // only the instruction's own checks run
+      if (q_n == '0 || q_rows == '0) begin
+        qst_cause = ERR_ZERO;
+      end else if (!q_perrow && misaligned_d(q_n)) begin
+        qst_cause = ERR_MULTIPLE;
+      end else if (w[6] == '0) begin
+        qst_cause = ERR_ZERO;
+      end else if (w[3][1:0] != 2'd0) begin
+        qst_cause = ERR_ALIGN;
+      end else if (!fits(w[1], q_rows, w[5], 48'(q_n), longint'(TMEM_WORDS))) begin
+        qst_cause = ERR_TMEM;
+      end else if (!fits(w[2], q_rows, w[7], {16'd0, q_n - 32'd1} * 48'(w[6]) + 48'd1,
+                         DRAM_BYTES) ||
+                   !fits(w[3], 32'd1, 32'd0, {14'd0, q_rows, 2'b00} * 48'(qs_scales),
+                         DRAM_BYTES)) begin
+        qst_cause = ERR_DRAM;
+      end
     end
   end
 
@@ -197,16 +206,18 @@ module otpu_seq_check
   err_e vop_cause;
   always_comb begin
     vop_cause = ERR_NONE;
-    if (v_fn > VOP_SCALE) begin
-      vop_cause = ERR_VOP_FN;
-    end else if (v_n == '0 || v_m == '0) begin
-      vop_cause = ERR_ZERO;
-    end else if (!fits(w[1], v_m, v_dst_stride, v_reduce ? 48'd1 : 48'(v_n),
-                       longint'(TMEM_WORDS)) ||
-                 (v_reads_a && !fits(w[2], v_m, v_a_stride, 48'(v_n), longint'(TMEM_WORDS))) ||
-                 (v_reads_b && !fits(w[3], vb_rows, vb_stride, 48'(vb_len),
-                                     longint'(TMEM_WORDS)))) begin
-      vop_cause = ERR_TMEM;
+    if (opcode == OP_VOP) begin  // only the instruction's own checks run
+      if (v_fn > VOP_SCALE) begin
+        vop_cause = ERR_VOP_FN;
+      end else if (v_n == '0 || v_m == '0) begin
+        vop_cause = ERR_ZERO;
+      end else if (!fits(w[1], v_m, v_dst_stride, v_reduce ? 48'd1 : 48'(v_n),
+                         longint'(TMEM_WORDS)) ||
+                   (v_reads_a && !fits(w[2], v_m, v_a_stride, 48'(v_n), longint'(TMEM_WORDS))) ||
+                   (v_reads_b && !fits(w[3], vb_rows, vb_stride, 48'(vb_len),
+                                       longint'(TMEM_WORDS)))) begin
+        vop_cause = ERR_TMEM;
+      end
     end
   end
 

@@ -1,13 +1,15 @@
 // Footprint of a resolved unit instruction (docs/rtl-core.md "Footprint"): the bounding
 // interval of every TMEM, DRAM and ACT RAM range it reads or writes, `first + (rows - 1) *
 // stride + row length` as docs/isa.md gives them. Combinational; meaningful only for an
-// instruction that passed otpu_seq_check (its ranges then fit in 33 bits).
+// instruction that passed otpu_seq_check (its ranges then fit in 33 bits). Computed only while
+// en_i (the instruction dispatches; fp_o is 0 otherwise): docs/rtl.md "Simulation speed".
 module otpu_seq_fprint
   import otpu_pkg::*;
   import otpu_core_pkg::*;
 #(
   parameter int unsigned D = 32
 ) (
+  input  logic               en_i,
   input  logic [INSTR_W-1:0] instr_i,
   output fprint_t            fp_o
 );
@@ -70,50 +72,53 @@ module otpu_seq_fprint
 
   always_comb begin
     fp_o = '0;
-    unique case (opcode)
-      OP_LD, OP_ST: begin
-        fp_o.tm[0] = rows_ival(w[1], w[5], w[7], 48'(w[4]), opcode == OP_LD);
-        fp_o.dr[0] = rows_ival(w[2], w[5], w[6], {14'd0, w[4], 2'b00}, opcode == OP_ST);
-      end
-      OP_MM: begin
-        // ACC reads the outputs it writes: the write interval covers both.
-        fp_o.tm[0] = rows_ival(w[1], mm_m, {16'd0, w[7][15:0]}, 48'(w[4]), 1'b1);
-        fp_o.dr[0] = rows_ival(w[2], w[4], w[6], 48'(mm_row_bytes), 1'b0);
-        if (!flags[1]) begin
-          fp_o.dr[1] = rows_ival(w[3], 32'd1, 32'd0, {14'd0, w[4], 2'b00} * 48'(mm_blocks),
-                                 1'b0);
+    if (en_i) begin
+      unique case (opcode)
+        OP_LD, OP_ST: begin
+          fp_o.tm[0] = rows_ival(w[1], w[5], w[7], 48'(w[4]), opcode == OP_LD);
+          fp_o.dr[0] = rows_ival(w[2], w[5], w[6], {14'd0, w[4], 2'b00}, opcode == OP_ST);
         end
-        fp_o.act_rows   = span_ival({24'd0, w[5][31:24]}, mm_m, 1'b0);
-        fp_o.act_blocks = span_ival({16'd0, w[7][31:16]}, mm_blocks, 1'b0);
-      end
-      OP_QACT: begin
-        fp_o.tm[0]      = rows_ival(w[1], q_rows, w[5], 48'(q_n), 1'b0);
-        fp_o.act_rows   = span_ival({24'd0, w[6][7:0]}, q_rows, 1'b1);
-        fp_o.act_blocks = span_ival({16'd0, w[6][23:8]}, q_n >> LogD, 1'b1);
-      end
-      OP_QST: begin
-        fp_o.tm[0] = rows_ival(w[1], q_rows, w[5], 48'(q_n), 1'b0);
-        fp_o.dr[0] = rows_ival(w[2], q_rows, w[7], {16'd0, q_n - 32'd1} * 48'(w[6]) + 48'd1, 1'b1);
-        fp_o.dr[1] = rows_ival(w[3], 32'd1, 32'd0, {14'd0, q_rows, 2'b00} * 48'(qs_scales),
-                               1'b1);
-      end
-      OP_VOP: begin
-        fp_o.tm[0] = rows_ival(w[1], v_m, {16'd0, w[6][15:0]}, v_reduce ? 48'd1 : 48'(v_n),
-                               1'b1);
-        if (v_fn != VOP_FILL) begin
-          fp_o.tm[1] = rows_ival(w[2], v_m, {16'd0, w[6][31:16]}, 48'(v_n), 1'b0);
+        OP_MM: begin
+          // ACC reads the outputs it writes: the write interval covers both.
+          fp_o.tm[0] = rows_ival(w[1], mm_m, {16'd0, w[7][15:0]}, 48'(w[4]), 1'b1);
+          fp_o.dr[0] = rows_ival(w[2], w[4], w[6], 48'(mm_row_bytes), 1'b0);
+          if (!flags[1]) begin
+            fp_o.dr[1] = rows_ival(w[3], 32'd1, 32'd0, {14'd0, w[4], 2'b00} * 48'(mm_blocks),
+                                   1'b0);
+          end
+          fp_o.act_rows   = span_ival({24'd0, w[5][31:24]}, mm_m, 1'b0);
+          fp_o.act_blocks = span_ival({16'd0, w[7][31:16]}, mm_blocks, 1'b0);
         end
-        if (v_fn != VOP_COPY && !v_reduce && !flags[2]) begin
-          unique case (flags[1:0])
-            BMODE_FULL: fp_o.tm[2] = rows_ival(w[3], v_m, {16'd0, w[4][31:16]}, 48'(v_n), 1'b0);
-            BMODE_ROW:  fp_o.tm[2] = rows_ival(w[3], v_m, {16'd0, w[4][31:16]}, 48'd1, 1'b0);
-            BMODE_COL:  fp_o.tm[2] = rows_ival(w[3], 32'd1, 32'd0, 48'(v_n), 1'b0);
-            default:    fp_o.tm[2] = rows_ival(w[3], 32'd1, 32'd0, 48'd1, 1'b0);
-          endcase
+        OP_QACT: begin
+          fp_o.tm[0]      = rows_ival(w[1], q_rows, w[5], 48'(q_n), 1'b0);
+          fp_o.act_rows   = span_ival({24'd0, w[6][7:0]}, q_rows, 1'b1);
+          fp_o.act_blocks = span_ival({16'd0, w[6][23:8]}, q_n >> LogD, 1'b1);
         end
-      end
-      default: ;
-    endcase
+        OP_QST: begin
+          fp_o.tm[0] = rows_ival(w[1], q_rows, w[5], 48'(q_n), 1'b0);
+          fp_o.dr[0] = rows_ival(w[2], q_rows, w[7], {16'd0, q_n - 32'd1} * 48'(w[6]) + 48'd1,
+                                 1'b1);
+          fp_o.dr[1] = rows_ival(w[3], 32'd1, 32'd0, {14'd0, q_rows, 2'b00} * 48'(qs_scales),
+                                 1'b1);
+        end
+        OP_VOP: begin
+          fp_o.tm[0] = rows_ival(w[1], v_m, {16'd0, w[6][15:0]}, v_reduce ? 48'd1 : 48'(v_n),
+                                 1'b1);
+          if (v_fn != VOP_FILL) begin
+            fp_o.tm[1] = rows_ival(w[2], v_m, {16'd0, w[6][31:16]}, 48'(v_n), 1'b0);
+          end
+          if (v_fn != VOP_COPY && !v_reduce && !flags[2]) begin
+            unique case (flags[1:0])
+              BMODE_FULL: fp_o.tm[2] = rows_ival(w[3], v_m, {16'd0, w[4][31:16]}, 48'(v_n), 1'b0);
+              BMODE_ROW:  fp_o.tm[2] = rows_ival(w[3], v_m, {16'd0, w[4][31:16]}, 48'd1, 1'b0);
+              BMODE_COL:  fp_o.tm[2] = rows_ival(w[3], 32'd1, 32'd0, 48'(v_n), 1'b0);
+              default:    fp_o.tm[2] = rows_ival(w[3], 32'd1, 32'd0, 48'd1, 1'b0);
+            endcase
+          end
+        end
+        default: ;
+      endcase
+    end
   end
 
 endmodule : otpu_seq_fprint

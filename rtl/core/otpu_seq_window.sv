@@ -78,12 +78,20 @@ module otpu_seq_window
   assign dispatch = disp_valid_i && disp_ready_o;
 
   // The new instruction's conflicts with every slot in the window (ending ones included: a
-  // dependency ending this cycle still delays readiness to the next).
+  // dependency ending this cycle still delays readiness to the next). Used only when it
+  // dispatches, so only computed then, and only for occupied slots (docs/rtl.md "Simulation
+  // speed").
   logic [WIN-1:0] conf, drconf;
   always_comb begin
-    for (int s = 0; s < WIN; s++) begin
-      conf[s]   = valid_q[s] && fprint_conflict(disp_fp_i, fp_q[s], 1'b0);
-      drconf[s] = valid_q[s] && fprint_conflict(disp_fp_i, fp_q[s], 1'b1);
+    conf   = '0;
+    drconf = '0;
+    if (dispatch) begin
+      for (int s = 0; s < WIN; s++) begin
+        if (valid_q[s]) begin
+          drconf[s] = fprint_conflict(disp_fp_i, fp_q[s], 1'b1);
+          conf[s]   = drconf[s] || fprint_conflict(disp_fp_i, fp_q[s], 1'b0);
+        end
+      end
     end
   end
 

@@ -186,17 +186,23 @@ module otpu_vpu
   //////////////
 
   // B of every lane: the row's word (ROW, SCALAR), the group (FULL, COL), or +0 (not read).
+  // The lanes compute y only when a group of their results is written (StWr of an element-wise
+  // function), x only in the composite steps: docs/rtl.md "Simulation speed".
   logic [LANES-1:0][31:0] b_eff, lane_y, lane_x;
+  logic                   lane_y_en;
+  assign lane_y_en = (state_q == StWr) && !comp_q;
   for (genvar e = 0; e < LANES; e++) begin : gen_lane
     assign b_eff[e] = !reads_b_q ? 32'd0 : (b_row_q ? bs_q : b_q[e]);
 
     otpu_vpu_lane u_lane (
-      .fn_i(fn_q),
-      .a_i (a_q[e]),
-      .b_i (b_eff[e]),
-      .c_i (c_q),
-      .y_o (lane_y[e]),
-      .x_o (lane_x[e])
+      .y_en_i(lane_y_en),
+      .x_en_i(state_q == StComp),
+      .fn_i  (fn_q),
+      .a_i   (a_q[e]),
+      .b_i   (b_eff[e]),
+      .c_i   (c_q),
+      .y_o   (lane_y[e]),
+      .x_o   (lane_x[e])
     );
   end
 
@@ -213,6 +219,7 @@ module otpu_vpu
     end
 
     otpu_vpu_comp u_comp (
+      .en_i(state_q == StComp),
       .fn_i(fn_q),
       .x_i (comp_x[l]),
       .y_o (comp_y[l])
@@ -241,6 +248,8 @@ module otpu_vpu
   otpu_vpu_red #(
     .LANES(LANES)
   ) u_red (
+    .p_en_i(state_q == StRdA && red_q),
+    .y_en_i(state_q == StRWr),
     .fn_i  (fn_q),
     .p_i   (p_q),
     .a_i   (rd_elem),

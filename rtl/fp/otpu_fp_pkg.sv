@@ -11,6 +11,11 @@ package otpu_fp_pkg;
 
   parameter logic [31:0] FP_QNAN    = 32'h7FC0_0000;  // the one NaN any unit produces
   parameter logic [31:0] FP_POS_INF = 32'h7F80_0000;
+  // exp2's polynomial, FP_EXP2_C[i] = c_i of docs/isa.md (c0 = 1.0).
+  parameter logic [6:0][31:0] FP_EXP2_C = {
+    32'h3965_4785, 32'h3AA2_6A69, 32'h3C1E_AA6C, 32'h3D63_3FA8,
+    32'h3E75_FEF9, 32'h3F31_7214, 32'h3F80_0000
+  };
 
   // Flush to zero: a subnormal becomes a zero of the same sign.
   function automatic fp32_t fp_ftz(logic [31:0] x);
@@ -51,6 +56,218 @@ package otpu_fp_pkg;
       return {sign, FP_POS_INF[30:0]};
     end
     return {sign, exp_r[7:0], man};
+  endfunction
+
+  //////////////////////////////////////////////////////////////////////////////////////////
+  // The units as functions. Each otpu_fp_* module is one call of its function here, so the //
+  // fp_rtl_test vectors check both. Hot units call these inside an always_comb under their  //
+  // enable: Verilator then evaluates the arithmetic only in the cycles that use it (an      //
+  // instance is evaluated every cycle). docs/rtl.md "Simulation speed".                     //
+  //////////////////////////////////////////////////////////////////////////////////////////
+
+  // Leading zeros of x and x shifted left by them (the stages of otpu_fp_lzc): {cnt, norm}.
+  // x = 0 gives cnt 31 and norm 0.
+  function automatic logic [36:0] fp_lzc32(logic [31:0] x);
+    logic [31:0] v;
+    logic [4:0]  cnt;
+    v      = x;
+    cnt[4] = (v[31:16] == 16'd0);
+    if (cnt[4]) v = v << 16;
+    cnt[3] = (v[31:24] == 8'd0);
+    if (cnt[3]) v = v << 8;
+    cnt[2] = (v[31:28] == 4'd0);
+    if (cnt[2]) v = v << 4;
+    cnt[1] = (v[31:30] == 2'd0);
+    if (cnt[1]) v = v << 2;
+    cnt[0] = !v[31];
+    if (cnt[0]) v = v << 1;
+    return {cnt, v};
+  endfunction
+
+  // otpu_fp_add: a + b, or a - b with sub.
+  function automatic logic [31:0] fp_add(logic [31:0] a_i, logic [31:0] b_i, logic sub_i);
+    /* verilator no_inline_task */
+    fp32_t             a, b, larger, smaller;
+    logic [7:0]        exp_diff;
+    logic [4:0]        shift, lzc;
+    logic [26:0]       sig_larger, sig_smaller;
+    logic [53:0]       smaller_shifted;
+    logic [27:0]       sum, norm;
+    logic [36:0]       cz;
+    logic signed [9:0] norm_exp;
+    logic              unused_low;
+    a = fp_ftz(a_i);
+    b = fp_ftz({b_i[31] ^ sub_i, b_i[30:0]});
+    if (fp_is_nan(a[30:0]) || fp_is_nan(b[30:0]) ||
+        (fp_is_inf(a[30:0]) && fp_is_inf(b[30:0]) && (a.sign != b.sign))) begin
+      return FP_QNAN;
+    end
+    if (fp_is_inf(a[30:0])) return a;
+    if (fp_is_inf(b[30:0])) return b;
+    if (a.exp == 8'd0 && b.exp == 8'd0) return {a.sign & b.sign, 31'd0};
+    if (b.exp == 8'd0) return a;
+    if (a.exp == 8'd0) return b;
+    if ({b.exp, b.man} > {a.exp, a.man}) begin
+      larger  = b;
+      smaller = a;
+    end else begin
+      larger  = a;
+      smaller = b;
+    end
+    exp_diff        = larger.exp - smaller.exp;
+    shift           = (exp_diff > 8'd27) ? 5'd27 : exp_diff[4:0];
+    sig_larger      = {1'b1, larger.man, 3'b000};
+    smaller_shifted = {1'b1, smaller.man, 3'b000, 27'd0} >> shift;
+    sig_smaller     = {smaller_shifted[53:28], smaller_shifted[27] | (|smaller_shifted[26:0])};
+    sum = (larger.sign ^ smaller.sign) ? ({1'b0, sig_larger} - {1'b0, sig_smaller})
+                                       : ({1'b0, sig_larger} + {1'b0, sig_smaller});
+    if (sum == 28'd0) return 32'd0;
+    cz         = fp_lzc32({sum, 4'd0});
+    lzc        = cz[36:32];
+    norm       = cz[31:4];
+    unused_low = ^cz[3:0];
+    norm_exp   = $signed({2'b00, larger.exp}) + 10'sd1 - $signed({5'd0, lzc});
+    return fp_round_pack(larger.sign, norm_exp, norm[27:4], norm[3], |norm[2:0]);
+  endfunction
+
+  // otpu_fp_mul: a * b.
+  function automatic logic [31:0] fp_mul(logic [31:0] a_i, logic [31:0] b_i);
+    /* verilator no_inline_task */
+    fp32_t             a, b;
+    logic              sign, a_zero, b_zero, a_inf, b_inf;
+    logic [47:0]       prod;
+    logic signed [9:0] exp;
+    a      = fp_ftz(a_i);
+    b      = fp_ftz(b_i);
+    a_zero = (a.exp == 8'd0);
+    b_zero = (b.exp == 8'd0);
+    a_inf  = fp_is_inf(a[30:0]);
+    b_inf  = fp_is_inf(b[30:0]);
+    sign   = a.sign ^ b.sign;
+    if (fp_is_nan(a[30:0]) || fp_is_nan(b[30:0]) || (a_inf && b_zero) || (a_zero && b_inf)) begin
+      return FP_QNAN;
+    end
+    if (a_inf || b_inf) return {sign, FP_POS_INF[30:0]};
+    if (a_zero || b_zero) return {sign, 31'd0};
+    prod = {24'd0, 1'b1, a.man} * {24'd0, 1'b1, b.man};
+    exp  = $signed({2'b00, a.exp}) + $signed({2'b00, b.exp}) - 10'sd127
+         + $signed({9'd0, prod[47]});
+    if (prod[47]) return fp_round_pack(sign, exp, prod[47:24], prod[23], |prod[22:0]);
+    return fp_round_pack(sign, exp, prod[46:23], prod[22], |prod[21:0]);
+  endfunction
+
+  // otpu_fp_from_int: int32 -> fp32.
+  function automatic logic [31:0] fp_from_int(logic [31:0] v_i);
+    /* verilator no_inline_task */
+    logic [31:0]       mag;
+    logic [36:0]       cz;
+    logic signed [9:0] exp;
+    if (v_i == 32'd0) return 32'd0;
+    mag = v_i[31] ? (32'd0 - v_i) : v_i;
+    cz  = fp_lzc32(mag);
+    exp = 10'sd158 - $signed({5'd0, cz[36:32]});
+    return fp_round_pack(v_i[31], exp, cz[31:8], cz[7], |cz[6:0]);
+  endfunction
+
+  // otpu_fp_minmax: max(a, b) with max, else min(a, b).
+  function automatic logic [31:0] fp_minmax(logic [31:0] a_i, logic [31:0] b_i, logic max_i);
+    /* verilator no_inline_task */
+    fp32_t       a, b;
+    logic [31:0] key_a, key_b;
+    a = fp_ftz(a_i);
+    b = fp_ftz(b_i);
+    if (fp_is_nan(a[30:0]) || fp_is_nan(b[30:0])) return FP_QNAN;
+    key_a = a.sign ? ~a : {1'b1, a[30:0]};
+    key_b = b.sign ? ~b : {1'b1, b[30:0]};
+    return ((key_a > key_b) == max_i) ? a : b;
+  endfunction
+
+  // otpu_fp_exp2.
+  function automatic logic [31:0] fp_exp2(logic [31:0] x_i);
+    /* verilator no_inline_task */
+    fp32_t             x;
+    logic [30:0]       mag_fix;
+    logic [7:0]        int_part;
+    logic              frac_nz;
+    logic signed [9:0] n, exp_r;
+    logic [31:0]       f, p;
+    x = fp_ftz(x_i);
+    if (fp_is_nan(x[30:0])) return FP_QNAN;
+    if (x.exp >= 8'd134) return x.sign ? 32'd0 : FP_POS_INF;
+    mag_fix = 31'd0;
+    if (x.exp >= 8'd127) begin
+      mag_fix = {7'd0, 1'b1, x.man} << (x.exp - 8'd127);
+    end
+    int_part = mag_fix[30:23];
+    frac_nz  = (x.exp < 8'd127) ? (x.exp != 8'd0) : (|mag_fix[22:0]);
+    if (x.sign && ((int_part > 8'd126) || (int_part == 8'd126 && frac_nz))) return 32'd0;
+    n = x.sign ? -$signed({2'b00, int_part} + {9'd0, frac_nz}) : $signed({2'b00, int_part});
+    f = fp_add(x, fp_from_int({{22{n[9]}}, n}), 1'b1);
+    p = FP_EXP2_C[6];
+    for (int i = 5; i >= 0; i--) begin
+      p = fp_add(fp_mul(p, f), FP_EXP2_C[i], 1'b0);
+    end
+    exp_r = $signed({2'b00, p[30:23]}) + n;
+    if (exp_r >= 10'sd255) return FP_POS_INF;
+    if (exp_r < 10'sd1) return 32'd0;
+    return {1'b0, exp_r[7:0], p[22:0]};
+  endfunction
+
+  // otpu_fp_recip.
+  function automatic logic [31:0] fp_recip(logic [31:0] x_i);
+    /* verilator no_inline_task */
+    fp32_t             x, y;
+    logic [31:0]       m;
+    logic signed [9:0] exp_r;
+    x = fp_ftz(x_i);
+    if (fp_is_nan(x[30:0])) return FP_QNAN;
+    if (x.exp == 8'd0) return {x.sign, FP_POS_INF[30:0]};
+    if (fp_is_inf(x[30:0])) return {x.sign, 31'd0};
+    m = {1'b0, 8'd127, x.man};
+    y = 32'h7EF3_11C7 - m;
+    for (int i = 0; i < 3; i++) begin
+      y = fp_mul(y, fp_add(32'h4000_0000, fp_mul(m, y), 1'b1));
+    end
+    exp_r = $signed({2'b00, y.exp}) - $signed({2'b00, x.exp}) + 10'sd127;
+    if (exp_r < 10'sd1) return {x.sign, 31'd0};
+    return {x.sign, exp_r[7:0], y.man};
+  endfunction
+
+  // otpu_fp_rsqrt.
+  function automatic logic [31:0] fp_rsqrt(logic [31:0] x_i);
+    /* verilator no_inline_task */
+    fp32_t       x, y;
+    logic [31:0] m, h;
+    logic [7:0]  exp_r;
+    x = fp_ftz(x_i);
+    if (fp_is_nan(x[30:0]) || (x.sign && x.exp != 8'd0)) return FP_QNAN;
+    if (x.exp == 8'd0) return FP_POS_INF;
+    if (fp_is_inf(x[30:0])) return 32'd0;
+    m = {1'b0, x.exp[0] ? 8'd127 : 8'd128, x.man};
+    h = fp_mul(32'h3F00_0000, m);
+    y = 32'h5F37_59DF - {1'b0, m[31:1]};
+    for (int i = 0; i < 3; i++) begin
+      y = fp_mul(y, fp_add(32'h3FC0_0000, fp_mul(h, fp_mul(y, y)), 1'b1));
+    end
+    exp_r = y.exp + 8'd64 - 8'(({1'b0, x.exp} + 9'd1) >> 1);
+    return {1'b0, exp_r, y.man};
+  endfunction
+
+  // otpu_fp_quant: clamp(rne(mul(x, inv)), -127, 127) as int8.
+  function automatic logic [7:0] fp_quant(logic [31:0] x_i, logic [31:0] inv_i);
+    /* verilator no_inline_task */
+    fp32_t       v;
+    logic [30:0] mag_fix;
+    logic [7:0]  mag_rnd, mag;
+    v = fp_mul(x_i, inv_i);
+    if (fp_is_nan(v[30:0])) return 8'd0;
+    mag_fix = 31'd0;
+    if (v.exp >= 8'd126 && v.exp < 8'd134) begin
+      mag_fix = {7'd0, 1'b1, v.man} << (v.exp - 8'd126);
+    end
+    mag_rnd = {1'b0, mag_fix[30:24]} + {7'd0, mag_fix[23] & ((|mag_fix[22:0]) | mag_fix[24])};
+    mag     = (v.exp >= 8'd134 || mag_rnd > 8'd127) ? 8'd127 : mag_rnd;
+    return v.sign ? (8'd0 - mag) : mag;
   endfunction
 
 endpackage : otpu_fp_pkg

@@ -60,8 +60,9 @@ bool DramModel::Pop(int64_t cycle, std::deque<Pending>* q, Pending* out) {
     q->pop_front();
     return true;
   }
-  // Any response that is due, chosen at random.
-  std::vector<size_t> due;
+  // Any response that is due, chosen at random (due_ is reused: no allocation per cycle).
+  std::vector<size_t>& due = due_;
+  due.clear();
   for (size_t i = 0; i < q->size(); ++i) {
     if ((*q)[i].due <= cycle) due.push_back(i);
   }

@@ -108,6 +108,7 @@ class DramModel {
   std::deque<Pending> b_pending_, a_pending_;
   double free_at_[2] = {0, 0};  // axi: when each channel has served its backlog
   std::vector<uint8_t> scratch_;  // a chunk being merged
+  std::vector<size_t> due_;        // Pop's due responses
   DramStats stats_;
   Status status_;
 };

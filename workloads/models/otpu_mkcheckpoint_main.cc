@@ -1,5 +1,6 @@
 // otpu-mkcheckpoint: writes a tiny random Qwen3 checkpoint directory (config.json,
-// safetensors, tokenizer.json); with the defaults, the spec's qwen-tiny (docs/models.md).
+// safetensors, tokenizer.json); with the defaults, the spec's qwen-tiny (docs/models.md). With
+// --shape qwen3-0.6b the random weights have Qwen3-0.6B's shapes (the simulation-speed bench).
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
@@ -16,12 +17,14 @@ constexpr int kExitUsage = 2;  // bad option
 
 constexpr char kUsage[] =
     "usage: otpu-mkcheckpoint DIR [--seed N] [--dtype bf16|f16|f32] [--shards N]\n"
-    "Writes the random qwen-tiny checkpoint (seed 0 by default) into DIR.\n";
+    "                         [--shape tiny|qwen3-0.6b]\n"
+    "Writes the random qwen-tiny checkpoint (seed 0 by default) into DIR, or random weights\n"
+    "of Qwen3-0.6B's shapes.\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string dir, dtype;
+  std::string dir, dtype, shape;
   uint32_t seed = 0;
   int shards = 1;
   bool help = false;
@@ -29,7 +32,9 @@ int main(int argc, char** argv) {
   visible.add_options()("help,h", po::bool_switch(&help), "print this help")(
       "seed", po::value(&seed)->default_value(0), "random seed of the weights")(
       "dtype", po::value(&dtype)->default_value("bf16"), "tensor dtype: bf16, f16 or f32")(
-      "shards", po::value(&shards)->default_value(1), "safetensors files (> 1: sharded index)");
+      "shards", po::value(&shards)->default_value(1), "safetensors files (> 1: sharded index)")(
+      "shape", po::value(&shape)->default_value("tiny"),
+      "model shape: tiny (qwen-tiny) or qwen3-0.6b (Qwen3-0.6B's config)");
   po::options_description all;
   all.add(visible).add_options()("dir", po::value(&dir));
   po::positional_options_description positional;
@@ -61,6 +66,13 @@ int main(int argc, char** argv) {
     options.dtype = otpu::models::Dtype::kF32;
   } else {
     std::fprintf(stderr, "otpu-mkcheckpoint: --dtype %s: not bf16, f16 or f32\n", dtype.c_str());
+    return kExitUsage;
+  }
+  if (shape == "qwen3-0.6b") {
+    options.config = otpu::models::Qwen3Config::Qwen3_0_6B();
+  } else if (shape != "tiny") {
+    std::fprintf(stderr, "otpu-mkcheckpoint: --shape %s: not tiny or qwen3-0.6b\n",
+                 shape.c_str());
     return kExitUsage;
   }
   if (shards < 1) {

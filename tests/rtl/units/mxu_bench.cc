@@ -146,17 +146,19 @@ void MxuBench::DrivePorts() {
 void MxuBench::DriveActRam() {
   const sim::ActRam& act = golden_->sim().act_ram();
   const int b = top_->act_rd_block_o;
-  for (int r = 0; r < cfg_.ACT_ROWS; ++r) {
+  // Column c reads row act_rd_row_o + c (mod ACT_ROWS).
+  for (int c = 0; c < cfg_.MCOLS; ++c) {
+    const int r = (top_->act_rd_row_o + c) % cfg_.ACT_ROWS;
     for (int h = 0; h < 2; ++h) {
       const int blk = (b + h) % cfg_.ACT_BLOCKS;
       const int8_t* v = act.Block(r, blk);
-      const int word0 = (r * 2 + h) * cfg_.D / 4;
+      const int word0 = (c * 2 + h) * cfg_.D / 4;
       for (int i = 0; i < cfg_.D / 4; ++i) {
         uint32_t w;
         std::memcpy(&w, v + 4 * i, 4);
         SetWord(top_->act_rd_data_i, word0 + i, w);
       }
-      SetWord(top_->act_rd_scale_i, r * 2 + h, std::bit_cast<uint32_t>(act.Scale(r, blk)));
+      SetWord(top_->act_rd_scale_i, c * 2 + h, std::bit_cast<uint32_t>(act.Scale(r, blk)));
     }
   }
 }

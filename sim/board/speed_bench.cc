@@ -1,0 +1,158 @@
+// Measures, never asserts: one workload's steps, once, on the bare Verilated core (RtlHarness,
+// event tap off, the board's DRAM options) or on the board model (SimBoard, the whole run
+// protocol through registers), stopping after --max-cycles core cycles when given. Made to run
+// under `valgrind --tool=callgrind --instr-atstart=no`: only the runs are instrumented
+// (CALLGRIND_START/STOP_INSTRUMENTATION, no-ops natively), so callgrind's instruction total
+// divided by the printed cycles is the host instructions per simulated cycle, a figure that does
+// not drift with the machine's load (scripts/bench.sh, docs/rtl.md "Simulation speed"). Prints
+// one JSON object: the cycles, the CPU seconds, and a hash of the final DRAM outputs and TMEM
+// (bare) so two RTL versions can be compared on the same bounded run.
+#include <boost/program_options.hpp>
+#include <valgrind/callgrind.h>
+
+#include <time.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "sim/board/run_protocol.h"
+#include "sim/board/sim_board.h"
+#include "sim/rtl/rtl_harness.h"
+#include "workloads/list.h"
+
+namespace otpu::board {
+namespace {
+
+namespace po = boost::program_options;
+
+double CpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+uint64_t Fnv(uint64_t h, const void* data, size_t n) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
+  return h;
+}
+
+struct Result {
+  int64_t cycles = 0;
+  int runs = 0;
+  bool limited = false;  // stopped by --max-cycles
+  double cpu_s = 0;
+  uint64_t hash = 0xCBF29CE484222325ull;
+};
+
+StatusOr<Result> Bare(const workloads::WorkloadRun& w, int64_t max_cycles) {
+  ASSIGN_OR_RETURN(std::unique_ptr<rtl::RtlHarness> h, rtl::RtlHarness::Create(w.config));
+  RETURN_IF_ERROR(h->LoadProgram(w.program));
+  SparseMemory dram = w.image;
+  Result r;
+  for (const workloads::Step& step : w.steps) {
+    if (r.cycles >= max_cycles) break;
+    for (const workloads::DramWrite& dw : step.writes) {
+      dram.Write(dw.addr, dw.bytes.data(), dw.bytes.size());
+    }
+    rtl::RtlRunOptions opts;
+    opts.args = step.args;
+    opts.mem = SimBoardOptions::DefaultMemory();
+    opts.record_events = false;
+    opts.max_cycles = max_cycles - r.cycles;
+    const double cpu0 = CpuSeconds();
+    CALLGRIND_START_INSTRUMENTATION;
+    StatusOr<rtl::RtlRun> run = h->Run(&dram, opts);
+    CALLGRIND_STOP_INSTRUMENTATION;
+    r.cpu_s += CpuSeconds() - cpu0;
+    if (!run.ok()) return run.status();
+    r.cycles += run->events.cycles;
+    ++r.runs;
+    if (run->stop == rtl::Stop::kCycleLimit) {
+      r.limited = true;
+      break;
+    }
+    if (run->stop != rtl::Stop::kHalt) return Internal("bare core: " + run->error);
+  }
+  for (const workloads::DramRange& out : w.outputs) {
+    std::vector<uint8_t> bytes(out.bytes);
+    dram.Read(out.addr, bytes.data(), bytes.size());
+    r.hash = Fnv(r.hash, bytes.data(), bytes.size());
+  }
+  const std::vector<uint32_t> tmem = h->ReadTmem(0, uint32_t(w.config.TMEM_WORDS));
+  r.hash = Fnv(r.hash, tmem.data(), tmem.size() * 4);
+  return r;
+}
+
+StatusOr<Result> Board(const workloads::WorkloadRun& w) {
+  ASSIGN_OR_RETURN(std::unique_ptr<SimBoard> b, SimBoard::Create({}));
+  RETURN_IF_ERROR(WriteImage(b.get(), w.image));
+  RETURN_IF_ERROR(WriteProgram(b.get(), w.program));
+  Result r;
+  for (const workloads::Step& step : w.steps) {
+    for (const workloads::DramWrite& dw : step.writes) {
+      RETURN_IF_ERROR(b->WriteDma(dw.addr, dw.bytes.data(), dw.bytes.size()));
+    }
+    BoardRunOptions ro;
+    ro.args = step.args;
+    const int64_t cycles0 = b->cycles();
+    const double cpu0 = CpuSeconds();
+    CALLGRIND_START_INSTRUMENTATION;
+    StatusOr<BoardRun> run = RunProgram(b.get(), uint32_t(w.program.size()), ro);
+    CALLGRIND_STOP_INSTRUMENTATION;
+    r.cpu_s += CpuSeconds() - cpu0;
+    if (!run.ok()) return run.status();
+    // The run protocol's own cycles (loading, polls) count: they are the board's work.
+    r.cycles += b->cycles() - cycles0;
+    ++r.runs;
+  }
+  for (const workloads::DramRange& out : w.outputs) {
+    std::vector<uint8_t> bytes(out.bytes);
+    RETURN_IF_ERROR(b->ReadDma(out.addr, bytes.data(), bytes.size()));
+    r.hash = Fnv(r.hash, bytes.data(), bytes.size());
+  }
+  return r;
+}
+
+int Main(int argc, char** argv) {
+  po::options_description desc("speed_bench options");
+  desc.add_options()("workload", po::value<std::string>()->default_value("mlp-small"),
+                     "workload to run (lens list)")(
+      "max-cycles", po::value<int64_t>()->default_value(int64_t{1} << 40),
+      "stop after this many core cycles (bare core)")(
+      "board", po::bool_switch(), "run on the board model (the whole run protocol)");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, desc), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "speed_bench: " << e.what() << "\n";
+    return 2;
+  }
+  const std::string name = vm["workload"].as<std::string>();
+  const bool board = vm["board"].as<bool>();
+  StatusOr<workloads::WorkloadRun> w = workloads::MakeWorkload(name, rtl::BuiltConfig());
+  if (!w.ok()) {
+    std::cerr << "speed_bench: " << w.status().message() << "\n";
+    return 1;
+  }
+  StatusOr<Result> r = board ? Board(*w) : Bare(*w, vm["max-cycles"].as<int64_t>());
+  if (!r.ok()) {
+    std::cerr << "speed_bench: " << r.status().message() << "\n";
+    return 1;
+  }
+  std::printf(
+      "{\"workload\": \"%s\", \"model\": \"%s\", \"runs\": %d, \"cycles\": %lld, "
+      "\"limited\": %s, \"cpu_s\": %.3f, \"cycles_per_s\": %.0f, \"hash\": \"%016llx\"}\n",
+      name.c_str(), board ? "board" : "bare", r->runs, static_cast<long long>(r->cycles),
+      r->limited ? "true" : "false", r->cpu_s, double(r->cycles) / r->cpu_s,
+      static_cast<unsigned long long>(r->hash));
+  return 0;
+}
+
+}  // namespace
+}  // namespace otpu::board
+
+int main(int argc, char** argv) { return otpu::board::Main(argc, argv); }

@@ -81,12 +81,23 @@ Status Tokenizer::Load(const std::string& json) {
   if (!model.HasMember("vocab") || !model["vocab"].IsObject()) {
     return InvalidArgument(path_ + ": missing field model.vocab");
   }
+  // Ids index a table, so they are bounded by the tokens the file defines (a vocabulary and its
+  // added tokens number them from 0, with a few gaps at most), never by a number in it.
+  constexpr size_t kIdSlack = 65536;
+  const size_t tokens =
+      size_t(model["vocab"].MemberCount()) +
+      (doc.HasMember("added_tokens") && doc["added_tokens"].IsArray() ? doc["added_tokens"].Size() : 0);
+  const size_t max_ids = tokens + kIdSlack;
   for (auto it = model["vocab"].MemberBegin(); it != model["vocab"].MemberEnd(); ++it) {
     const std::string token(it->name.GetString(), it->name.GetStringLength());
     if (!it->value.IsInt() || it->value.GetInt() < 0) {
       return InvalidArgument(path_ + ": model.vocab['" + token + "'] is not an id");
     }
     const int id = it->value.GetInt();
+    if (size_t(id) >= max_ids) {
+      return InvalidArgument(StrFormat("%s: model.vocab['%s'] = %d: more than %zu past the %zu tokens "
+                                       "the file defines", path_.c_str(), token.c_str(), id, kIdSlack, tokens));
+    }
     if (size_t(id) >= id_to_token_.size()) id_to_token_.resize(size_t(id) + 1);
     vocab_[token] = id;
     id_to_token_[size_t(id)] = token;
@@ -145,6 +156,10 @@ Status Tokenizer::Load(const std::string& json) {
       }
       AddedToken t{a["id"].GetInt(), a["content"].GetString(),
                    a.HasMember("special") && a["special"].IsTrue()};
+      if (size_t(t.id) >= max_ids) {
+        return InvalidArgument(StrFormat("%s: added_tokens[%d].id = %d: more than %zu past the %zu "
+                                         "tokens the file defines", path_.c_str(), i, t.id, kIdSlack, tokens));
+      }
       if (size_t(t.id) >= id_to_token_.size()) id_to_token_.resize(size_t(t.id) + 1);
       id_to_token_[size_t(t.id)] = t.content;
       added_ids_[t.content] = t.id;

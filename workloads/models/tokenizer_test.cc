@@ -264,6 +264,13 @@ TEST(TokenizerLoad, DeepNestingIsDataLossNotACrash) {
   EXPECT_THAT(s.message(), HasSubstr("bad/tokenizer.json: invalid JSON at byte 128: nested deeper"));
 }
 
+TEST(TokenizerLoad, IdPastTheTokensOfTheFileNamesItAndAllocatesNothing) {
+  std::string json = MiniJson({"ab"}, {});
+  json.replace(json.find("\"ab\":256"), 8, "\"ab\":2147483000");
+  const Status s = LoadError(json);
+  EXPECT_THAT(s.message(), HasSubstr("bad/tokenizer.json: model.vocab['ab'] = 2147483000: more than 65536 past the 257 tokens the file defines"));
+}
+
 TEST(TokenizerLoad, OtherModelTypeNamesIt) {
   const Status s = LoadError(R"({"model": {"type": "WordPiece", "vocab": {}}})");
   EXPECT_THAT(s.message(),

@@ -58,24 +58,11 @@ struct Options {
   bool help = false;
 };
 
-// The DRAM model named by --mem ("ideal", "stall N", "axi", "axi stall N"); --stall adds
-// stalls to a name without them.
+// The DRAM model named by --mem (rtl::ParseDramName); --stall adds stalls to a name without.
 StatusOr<rtl::DramOptions> ParseMemoryName(const std::string& name, int stall) {
-  rtl::DramOptions mem;
-  int n = 0;
-  char extra = 0;
-  if (name == "ideal") {
-  } else if (name == "axi") {
-    mem.axi = true;
-  } else if (std::sscanf(name.c_str(), "axi stall %d%c", &n, &extra) == 1 && n >= 1 && n <= 99) {
-    mem.axi = true;
-    mem.stall_percent = n;
-  } else if (std::sscanf(name.c_str(), "stall %d%c", &n, &extra) == 1 && n >= 1 && n <= 99) {
-    mem.stall_percent = n;
-  } else {
-    return InvalidArgument("--mem '" + name + "': expected ideal, stall N, axi or axi stall N (N 1..99)");
-  }
-  if (mem.stall_percent == 0) mem.stall_percent = stall;
+  StatusOr<rtl::DramOptions> mem = rtl::ParseDramName(name);
+  if (!mem.ok()) return InvalidArgument("--mem " + mem.status().message());
+  if (mem->stall_percent == 0) mem->stall_percent = stall;
   return mem;
 }
 

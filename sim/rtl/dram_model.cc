@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
+#include <vector>
 
 namespace otpu::rtl {
 
@@ -14,6 +16,28 @@ std::string DramOptions::Name() const {
   const std::string stall = "stall " + std::to_string(stall_percent);
   if (axi) return stall_percent == 0 ? "axi" : "axi " + stall;
   return stall_percent == 0 ? "ideal" : stall;
+}
+
+StatusOr<DramOptions> ParseDramName(const std::string& name) {
+  DramOptions o;
+  std::istringstream in(name);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  size_t i = 0;
+  if (words.size() == 1 && words[0] == "ideal") return o;
+  if (i < words.size() && words[i] == "axi") {
+    o.axi = true;
+    ++i;
+  }
+  if (o.axi && i == words.size()) return o;
+  if (i + 2 == words.size() && words[i] == "stall") {
+    const std::string& n = words[i + 1];
+    if (!n.empty() && n.size() <= 2 && std::all_of(n.begin(), n.end(), ::isdigit)) {
+      o.stall_percent = std::stoi(n);
+      if (o.stall_percent >= 1) return o;
+    }
+  }
+  return InvalidArgument("'" + name + "' is not a memory (ideal, stall N, axi or axi stall N; N in 1..99)");
 }
 
 DramModel::DramModel(SparseMemory* mem, int chunk_bytes, const DramOptions& opts)

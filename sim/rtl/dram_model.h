@@ -37,6 +37,10 @@ struct DramOptions {
   std::string Name() const;
 };
 
+// The inverse of DramOptions::Name() (other fields at their defaults); InvalidArgument naming
+// `name` when it is not one of those forms with N in 1..99.
+StatusOr<DramOptions> ParseDramName(const std::string& name);
+
 // What the memory offers the core in one cycle: ready bits and at most one read response per
 // port (the core always takes a response).
 struct MemOffer {

@@ -202,5 +202,19 @@ TEST(DramModel, AxiAnswersAFreeChannelBeforeABusyOne) {
   EXPECT_LT(at[2], at[1]);
 }
 
+TEST(DramOptions, NameParsesBack) {
+  for (const char* name : {"ideal", "stall 20", "axi", "axi stall 5"}) {
+    StatusOr<DramOptions> o = ParseDramName(name);
+    ASSERT_TRUE(o.ok()) << name;
+    EXPECT_EQ(o->Name(), name);
+  }
+  for (const char* bad : {"", "fast", "stall 0", "stall 100", "axi stall", "ideal stall 5", "stall 5 x"}) {
+    StatusOr<DramOptions> o = ParseDramName(bad);
+    ASSERT_FALSE(o.ok()) << bad;
+    EXPECT_EQ(o.status().message(), std::string("'") + bad +
+                                        "' is not a memory (ideal, stall N, axi or axi stall N; N in 1..99)");
+  }
+}
+
 }  // namespace
 }  // namespace otpu::rtl

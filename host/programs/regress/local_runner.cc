@@ -14,6 +14,9 @@
 #include <map>
 #include <set>
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include "lens/file_io.h"
 #include "workloads/common/strings.h"
 #include "workloads/models/content_hash.h"
@@ -131,15 +134,25 @@ std::string ReproduceCommand(const Matrix& m, const Cell& cell, const std::strin
 }
 
 Status WriteSelection(const std::string& dir, const Matrix& m, const std::vector<Cell>& cells) {
-  std::string j = "{\"matrix\": \"" + m.path + "\", \"name\": \"" + m.name + "\", " +
-                  StrFormat("\"started\": %lld, ", (long long)std::time(nullptr)) + "\"cells\": [";
-  for (size_t i = 0; i < cells.size(); ++i) j += std::string(i ? ", " : "") + "\"" + cells[i].id + "\"";
-  j += "]}\n";
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  w.StartObject();
+  w.Key("matrix");
+  w.String(m.path.c_str());
+  w.Key("name");
+  w.String(m.name.c_str());
+  w.Key("started");
+  w.Int64(int64_t(std::time(nullptr)));
+  w.Key("cells");
+  w.StartArray();
+  for (const Cell& c : cells) w.String(c.id.c_str());
+  w.EndArray();
+  w.EndObject();
   std::error_code ec;
   fs::create_directories(dir + "/cells", ec);
   fs::create_directories(dir + "/logs", ec);
   if (ec) return Internal(dir + ": " + ec.message());
-  return lens::WriteFileAtomically(dir + "/selection.json", j);
+  return lens::WriteFileAtomically(dir + "/selection.json", std::string(sb.GetString(), sb.GetSize()) + "\n");
 }
 
 int RunLocal(const Matrix& m, const RunOptions& opts) {

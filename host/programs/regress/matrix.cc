@@ -124,28 +124,11 @@ std::string Memory::IdPart() const {
 }
 
 StatusOr<Memory> ParseMemory(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
+  ASSIGN_OR_RETURN(rtl::DramOptions o, rtl::ParseDramName(text));
   Memory m;
-  size_t i = 0;
-  if (i < words.size() && words[i] == "axi") {
-    m.axi = true;
-    ++i;
-  } else if (i < words.size() && words[i] == "ideal" && words.size() == 1) {
-    return m;
-  }
-  if (i < words.size() && words[i] == "stall" && i + 2 == words.size()) {
-    const std::string& n = words[i + 1];
-    if (!n.empty() && n.size() <= 2 && std::all_of(n.begin(), n.end(), ::isdigit)) {
-      m.stall = std::stoi(n);
-      if (m.stall >= 1 && m.stall <= 99) return m;
-    }
-  } else if (m.axi && i == words.size()) {
-    return m;
-  }
-  return InvalidArgument("'" + text +
-                         "' is not a memory (ideal, stall N, axi or axi stall N; N in 1..99)");
+  m.axi = o.axi;
+  m.stall = o.stall_percent;
+  return m;
 }
 
 std::string Cell::FileName() const {

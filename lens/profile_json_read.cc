@@ -367,6 +367,7 @@ Status CheckReferences(const Profile& p, const std::string& path) {
 }  // namespace
 
 StatusOr<ProfileFile> ProfileFileFromJson(std::string text) {
+  RETURN_IF_ERROR(CheckJsonNumbers(text, ""));  // before the full-precision parse (json.h)
   rapidjson::Document doc;
   rapidjson::InsituStringStream in(text.data());
   std::function<size_t()> tell = [&in] { return in.Tell(); };

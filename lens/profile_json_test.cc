@@ -47,6 +47,15 @@ TEST(ProfileJson, SeveralLargeProfilesRoundTrip) {
   EXPECT_LT(back->profiles[0].instrs.capacity(), 2 * back->profiles[0].instrs.size());
 }
 
+TEST(ProfileJson, OverlongNumberIsAnErrorNotACrash) {
+  // Found by fuzz_profile_reader: RapidJSON's full-precision strtod read out of bounds.
+  StatusOr<ProfileFile> f =
+      ProfileFileFromJson("{\"format\":0." + std::string(750, '0') + "8198441921648689606}");
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.status().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(f.status().message(), "invalid JSON at byte 10: number longer than 64 characters");
+}
+
 TEST(ProfileJson, NonFiniteNumberIsNotWritten) {
   ProfileFile f = SyntheticFile({ProfileKind::kIsa}, 3);
   f.profiles[0].roofline.efficiency = 0.0 / 0.0;

@@ -72,13 +72,7 @@ module otpu_core_events
   assign ev_halt_o       = halt_i;
 
   // Instructions each unit has started and not finished.
-  logic [NUM_UNITS-1:0][4:0] inflight_d, inflight_q;
-  always_comb begin
-    for (int u = 0; u < NUM_UNITS; u++) begin
-      inflight_d[u] = start_i ? 5'd0
-                              : inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]);
-    end
-  end
+  logic [NUM_UNITS-1:0][4:0] inflight_q;
 
   //////////////
   // Activity //
@@ -108,23 +102,32 @@ module otpu_core_events
   // Run totals (halt) //
   ///////////////////////
 
-  // Port transfers of the run so far, this cycle's included: bmxu bdma amxu aq.
-  logic [3:0][31:0] ports_d, ports_q;
+  // Port transfers of the run so far; with this cycle's, at the halt only (0 before).
+  logic [3:0][31:0] ports_q;
+  logic [3:0][1:0]  ports_inc;
+  assign ports_inc = {2'(act.a_quant), 2'(act.a_mxu), 2'(act.b_rd_dma) + 2'(act.b_wr_dma),
+                      2'(act.b_rd_mxu)};
   always_comb begin
-    ev_halt_ports_o[0] = ports_q[0] + 32'(act.b_rd_mxu);
-    ev_halt_ports_o[1] = ports_q[1] + 32'(act.b_rd_dma) + 32'(act.b_wr_dma);
-    ev_halt_ports_o[2] = ports_q[2] + 32'(act.a_mxu);
-    ev_halt_ports_o[3] = ports_q[3] + 32'(act.a_quant);
-    ports_d = start_i ? '0 : ev_halt_ports_o;
+    ev_halt_ports_o = '0;
+    if (halt_i) begin
+      for (int i = 0; i < 4; i++) ev_halt_ports_o[i] = ports_q[i] + 32'(ports_inc[i]);
+    end
   end
 
+  // Registered state in always_ff only: the simulator runs it once a cycle, where
+  // combinational next-state logic also runs on every settle of the inputs.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       inflight_q <= '0;
       ports_q    <= '0;
+    end else if (start_i) begin
+      inflight_q <= '0;
+      ports_q    <= '0;
     end else begin
-      inflight_q <= inflight_d;
-      ports_q    <= ports_d;
+      for (int u = 0; u < NUM_UNITS; u++) begin
+        inflight_q[u] <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]);
+      end
+      for (int i = 0; i < 4; i++) ports_q[i] <= ports_q[i] + 32'(ports_inc[i]);
     end
   end
 

@@ -2,7 +2,7 @@
 // per-cycle activity over windows of win_len_i cycles, counted from cycle 0 of a run. At a
 // window's last cycle, and at the run's last cycle for the final partial window, it emits the
 // window: its cycle count n and the columns in wcol_e order (ff is the FIFO level at the
-// window's last cycle, the others are sums).
+// window's last cycle, the others are sums); the columns are 0 in the other cycles.
 module otpu_evwin
   import otpu_pkg::*;
   import otpu_core_pkg::*;
@@ -19,49 +19,38 @@ module otpu_evwin
   output logic [WC_NUM-1:0][31:0]  win_cnt_o
 );
 
-  logic [31:0]             n_d, n_q;
-  logic [WC_NUM-1:0][31:0] cnt_d, cnt_q;
+  logic [31:0]             n_q;
+  logic [WC_NUM-1:0][31:0] cnt_q;
 
-  // This cycle's increments.
-  logic [WC_NUM-1:0][31:0] inc;
+  // This cycle's increments (0..2), packed: the simulator evaluates them on every settle.
+  logic [WC_NUM-1:0][1:0] inc;
   always_comb begin
     inc        = '0;
-    inc[WC_BM] = 32'(act_i.b_rd_mxu);
-    inc[WC_BD] = 32'(act_i.b_rd_dma) + 32'(act_i.b_wr_dma);
-    inc[WC_AM] = 32'(act_i.a_mxu);
-    inc[WC_AQ] = 32'(act_i.a_quant);
-    inc[WC_MX] = 32'(act_i.busy[U_MXU]);
-    inc[WC_FM] = 32'(act_i.deny[U_MXU]);
-    inc[WC_FQ] = 32'(act_i.deny[U_QUANT]);
-    inc[WC_FV] = 32'(act_i.deny[U_VPU]);
-    inc[WC_BS] = 32'(act_i.b_wait);
-    inc[WC_AS] = 32'(act_i.a_wait);
-    inc[WC_MS] = 32'(act_i.mxu_starve);
-    inc[WC_MB] = 32'(act_i.mxu_bp);
-    inc[WC_LD] = 32'(act_i.busy[U_DMA]);
+    inc[WC_BM] = 2'(act_i.b_rd_mxu);
+    inc[WC_BD] = 2'(act_i.b_rd_dma) + 2'(act_i.b_wr_dma);
+    inc[WC_AM] = 2'(act_i.a_mxu);
+    inc[WC_AQ] = 2'(act_i.a_quant);
+    inc[WC_MX] = 2'(act_i.busy[U_MXU]);
+    inc[WC_FM] = 2'(act_i.deny[U_MXU]);
+    inc[WC_FQ] = 2'(act_i.deny[U_QUANT]);
+    inc[WC_FV] = 2'(act_i.deny[U_VPU]);
+    inc[WC_BS] = 2'(act_i.b_wait);
+    inc[WC_AS] = 2'(act_i.a_wait);
+    inc[WC_MS] = 2'(act_i.mxu_starve);
+    inc[WC_MB] = 2'(act_i.mxu_bp);
+    inc[WC_LD] = 2'(act_i.busy[U_DMA]);
   end
 
-  // The window including this cycle.
+  // The window including this cycle: its sums only in the cycle it ends (0 otherwise).
+  assign win_n_o = n_q + 32'd1;
+  assign win_o   = running_i && (last_i || win_n_o >= win_len_i);
   always_comb begin
-    win_n_o   = n_q + 32'd1;
     win_cnt_o = '0;
-    for (int c = 0; c < WC_NUM; c++) begin
-      win_cnt_o[c] = cnt_q[c] + inc[c];
-    end
-    win_cnt_o[WC_FF] = 32'(act_i.fifo_level);
-  end
-
-  assign win_o = running_i && (last_i || win_n_o >= win_len_i);
-
-  always_comb begin
-    n_d   = n_q;
-    cnt_d = cnt_q;
-    if (start_i || win_o) begin
-      n_d   = '0;
-      cnt_d = '0;
-    end else if (running_i) begin
-      n_d   = win_n_o;
-      cnt_d = win_cnt_o;
+    if (win_o) begin
+      for (int c = 0; c < WC_NUM; c++) begin
+        win_cnt_o[c] = cnt_q[c] + 32'(inc[c]);
+      end
+      win_cnt_o[WC_FF] = 32'(act_i.fifo_level);
     end
   end
 
@@ -69,9 +58,14 @@ module otpu_evwin
     if (!rst_ni) begin
       n_q   <= '0;
       cnt_q <= '0;
-    end else begin
-      n_q   <= n_d;
-      cnt_q <= cnt_d;
+    end else if (start_i || win_o) begin
+      n_q   <= '0;
+      cnt_q <= '0;
+    end else if (running_i) begin
+      n_q <= win_n_o;
+      for (int c = 0; c < WC_NUM; c++) begin
+        cnt_q[c] <= cnt_q[c] + 32'(inc[c]);
+      end
     end
   end
 

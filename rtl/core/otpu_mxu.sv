@@ -299,36 +299,34 @@ module otpu_mxu
   //////////////
 
   // Per window slot: [0] starve [1] bp [2] frz [3] deny, cleared when the streamer takes an MM.
-  logic [15:0][3:0][31:0] cnt_q, cnt_d;
+  // A memory written only where a counter moves (a whole-array next-state copy costs the
+  // simulator 2 kbit twice a cycle; docs/rtl.md "Simulation speed"). No reset: a slot's
+  // counters are cleared when its MM is issued, before anything reads them.
+  logic [31:0] cnt_q [16][4];
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      cnt_q <= '0;
-    end else begin
-      cnt_q <= cnt_d;
-    end
-  end
-
-  always_comb begin
-    cnt_d = cnt_q;
+  always_ff @(posedge clk_i) begin
     if (starve) begin
-      cnt_d[cons_slot][0] = cnt_q[cons_slot][0] + 32'd1;
+      cnt_q[cons_slot][0] <= cnt_q[cons_slot][0] + 32'd1;
     end
     if (bp) begin
-      cnt_d[st_slot][1] = cnt_q[st_slot][1] + 32'd1;
+      cnt_q[st_slot][1] <= cnt_q[st_slot][1] + 32'd1;
     end
     if (stall_tm && deny) begin
-      cnt_d[cons_slot][2] = cnt_q[cons_slot][2] + 32'd1;
+      cnt_q[cons_slot][2] <= cnt_q[cons_slot][2] + 32'd1;
     end
     if (deny) begin
-      cnt_d[deny_slot][3] = cnt_q[deny_slot][3] + 32'd1;
+      cnt_q[deny_slot][3] <= cnt_q[deny_slot][3] + 32'd1;
     end
     if (issue_valid_i && issue_ready_o) begin
-      cnt_d[issue_slot_i] = '0;
+      cnt_q[issue_slot_i][0] <= 32'd0;
+      cnt_q[issue_slot_i][1] <= 32'd0;
+      cnt_q[issue_slot_i][2] <= 32'd0;
+      cnt_q[issue_slot_i][3] <= 32'd0;
     end
   end
 
-  assign done_cnt_o   = cnt_q[done_slot_o];
+  assign done_cnt_o = {cnt_q[done_slot_o][3], cnt_q[done_slot_o][2], cnt_q[done_slot_o][1],
+                       cnt_q[done_slot_o][0]};
   assign ev_starve_o  = starve;
   assign ev_bp_o      = bp;
   assign fifo_level_o = 16'(wcount);

@@ -28,10 +28,12 @@ module otpu_mxu_fifo #(
   localparam int unsigned PW = $clog2(DEPTH);
 
   logic [WIDTH-1:0] mem_q [DEPTH];
-  logic [DEPTH-1:0] filled_q, filled_d;
-  logic [PW-1:0]    wr_q, wr_d, rd_q, rd_d, rd2;
-  logic [PW:0]      count_q, count_d;
+  logic [DEPTH-1:0] filled_q;
+  logic [PW-1:0]    wr_q, rd_q, rd2;
+  logic [PW:0]      count_q;
 
+  // Next state inside the always_ff (once a cycle), not as _d signals that the simulator
+  // settles on every evaluation of the inputs (docs/rtl.md "Simulation speed").
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       filled_q <= '0;
@@ -39,10 +41,20 @@ module otpu_mxu_fifo #(
       rd_q     <= '0;
       count_q  <= '0;
     end else begin
-      filled_q <= filled_d;
-      wr_q     <= wr_d;
-      rd_q     <= rd_d;
-      count_q  <= count_d;
+      if (fill_i) begin
+        filled_q[fill_tag_i] <= 1'b1;
+      end
+      if (pop_i != 2'd0) begin
+        filled_q[rd_q] <= 1'b0;
+      end
+      if (pop_i == 2'd2) begin
+        filled_q[rd2] <= 1'b0;
+      end
+      if (alloc_i) begin
+        wr_q <= wr_q + 1'b1;
+      end
+      rd_q    <= rd_q + PW'(pop_i);
+      count_q <= count_q + (PW + 1)'(alloc_i) - (PW + 1)'(pop_i);
     end
   end
 
@@ -60,21 +72,5 @@ module otpu_mxu_fifo #(
   assign head2_valid_o = (count_q > (PW + 1)'(1)) && filled_q[rd2];
   assign head2_o       = mem_q[rd2];
   assign count_o       = count_q;
-
-  always_comb begin
-    filled_d = filled_q;
-    if (fill_i) begin
-      filled_d[fill_tag_i] = 1'b1;
-    end
-    if (pop_i != 2'd0) begin
-      filled_d[rd_q] = 1'b0;
-    end
-    if (pop_i == 2'd2) begin
-      filled_d[rd2] = 1'b0;
-    end
-    wr_d    = alloc_i ? wr_q + 1'b1 : wr_q;
-    rd_d    = rd_q + PW'(pop_i);
-    count_d = count_q + (PW + 1)'(alloc_i) - (PW + 1)'(pop_i);
-  end
 
 endmodule : otpu_mxu_fifo

@@ -71,64 +71,18 @@ module otpu_mxu_stream
   // State //
   ///////////
 
-  logic                wbusy_q, wbusy_d, sbusy_q, sbusy_d;
-  logic [3:0]          slot_q, slot_d;
-  logic                q_valid_q, q_valid_d;
-  logic [3:0]          q_slot_q, q_slot_d;
-  logic [INSTR_W-1:0]  q_instr_q, q_instr_d;
-  logic [31:0]         wbase_q, wbase_d, wstride_q, wstride_d, wrow_q, wrow_d, waddr_q, waddr_d;
-  logic [31:0]         n_q, n_d, wj_q, wj_d, sj_q, sj_d, sper_q, sper_d;
-  logic [15:0]         chunks_q, chunks_d, wc_q, wc_d;
-  logic [4:0]          passes_q, passes_d, wp_q, wp_d, sp_q, sp_d;
-  logic [31:0]         sbase_q, sbase_d, saddr_q, saddr_d;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      wbusy_q   <= 1'b0;
-      sbusy_q   <= 1'b0;
-      slot_q    <= '0;
-      q_valid_q <= 1'b0;
-      q_slot_q  <= '0;
-      q_instr_q <= '0;
-      wbase_q   <= '0;
-      wstride_q <= '0;
-      wrow_q    <= '0;
-      waddr_q   <= '0;
-      n_q       <= '0;
-      wj_q      <= '0;
-      sj_q      <= '0;
-      sper_q    <= '0;
-      chunks_q  <= '0;
-      wc_q      <= '0;
-      passes_q  <= '0;
-      wp_q      <= '0;
-      sp_q      <= '0;
-      sbase_q   <= '0;
-      saddr_q   <= '0;
-    end else begin
-      wbusy_q   <= wbusy_d;
-      sbusy_q   <= sbusy_d;
-      slot_q    <= slot_d;
-      q_valid_q <= q_valid_d;
-      q_slot_q  <= q_slot_d;
-      q_instr_q <= q_instr_d;
-      wbase_q   <= wbase_d;
-      wstride_q <= wstride_d;
-      wrow_q    <= wrow_d;
-      waddr_q   <= waddr_d;
-      n_q       <= n_d;
-      wj_q      <= wj_d;
-      sj_q      <= sj_d;
-      sper_q    <= sper_d;
-      chunks_q  <= chunks_d;
-      wc_q      <= wc_d;
-      passes_q  <= passes_d;
-      wp_q      <= wp_d;
-      sp_q      <= sp_d;
-      sbase_q   <= sbase_d;
-      saddr_q   <= saddr_d;
-    end
-  end
+  // Next state is written in the always_ff below (once a cycle), not as _d signals that the
+  // simulator settles on every evaluation (docs/rtl.md "Simulation speed").
+  logic                wbusy_q, sbusy_q;
+  logic [3:0]          slot_q;
+  logic                q_valid_q;
+  logic [3:0]          q_slot_q;
+  logic [INSTR_W-1:0]  q_instr_q;
+  logic [31:0]         wbase_q, wstride_q, wrow_q, waddr_q;
+  logic [31:0]         n_q, wj_q, sj_q, sper_q;
+  logic [15:0]         chunks_q, wc_q;
+  logic [4:0]          passes_q, wp_q, sp_q;
+  logic [31:0]         sbase_q, saddr_q;
 
   /////////////
   // Outputs //
@@ -157,87 +111,93 @@ module otpu_mxu_stream
   // Control //
   /////////////
 
-  always_comb begin
-    wbusy_d   = wbusy_q;
-    sbusy_d   = sbusy_q;
-    slot_d    = slot_q;
-    q_valid_d = q_valid_q && !q_take_i;
-    q_slot_d  = q_slot_q;
-    q_instr_d = q_instr_q;
-    wbase_d   = wbase_q;
-    wstride_d = wstride_q;
-    wrow_d    = wrow_q;
-    waddr_d   = waddr_q;
-    n_d       = n_q;
-    wj_d      = wj_q;
-    sj_d      = sj_q;
-    sper_d    = sper_q;
-    chunks_d  = chunks_q;
-    wc_d      = wc_q;
-    passes_d  = passes_q;
-    wp_d      = wp_q;
-    sp_d      = sp_q;
-    sbase_d   = sbase_q;
-    saddr_d   = saddr_q;
-
-    if (issue_valid_i && issue_ready_o) begin
-      slot_d    = issue_slot_i;
-      q_valid_d = 1'b1;
-      q_slot_d  = issue_slot_i;
-      q_instr_d = issue_instr_i;
-      wbusy_d   = 1'b1;
-      sbusy_d   = !unit;
-      wbase_d   = w2;
-      wrow_d    = w2;
-      waddr_d   = w2;
-      wstride_d = w6;
-      n_d       = w4;
-      wj_d      = '0;
-      wc_d      = '0;
-      wp_d      = '0;
-      // A W row is k bytes (int8) or k/2 bytes (4-bit): that many D-byte chunks.
-      chunks_d  = four_bit ? 16'(k >> (LD + 1)) : 16'(k >> LD);
-      passes_d  = 5'((9'(m) + 9'(MCOLS) - 9'd1) >> LM);
-      sbase_d   = w3;
-      saddr_d   = w3;
-      sj_d      = '0;
-      sp_d      = '0;
-      // Scales per pass: n rows of k/D blocks, contiguous from e3.
-      sper_d    = w4 * ({16'd0, k} >> LD);
-    end
-
-    // Weights: chunk wc of row wj of pass wp.
-    if (w_acc) begin
-      if (wc_q + 16'd1 < chunks_q) begin
-        wc_d    = wc_q + 16'd1;
-        waddr_d = waddr_q + 32'(D);
-      end else if (wj_q + 32'd1 < n_q) begin
-        wc_d    = '0;
-        wj_d    = wj_q + 32'd1;
-        wrow_d  = wrow_q + wstride_q;
-        waddr_d = wrow_q + wstride_q;
-      end else if (wp_q + 5'd1 < passes_q) begin
-        wc_d    = '0;
-        wj_d    = '0;
-        wp_d    = wp_q + 5'd1;
-        wrow_d  = wbase_q;
-        waddr_d = wbase_q;
-      end else begin
-        wbusy_d = 1'b0;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wbusy_q   <= 1'b0;
+      sbusy_q   <= 1'b0;
+      slot_q    <= '0;
+      q_valid_q <= 1'b0;
+      q_slot_q  <= '0;
+      q_instr_q <= '0;
+      wbase_q   <= '0;
+      wstride_q <= '0;
+      wrow_q    <= '0;
+      waddr_q   <= '0;
+      n_q       <= '0;
+      wj_q      <= '0;
+      sj_q      <= '0;
+      sper_q    <= '0;
+      chunks_q  <= '0;
+      wc_q      <= '0;
+      passes_q  <= '0;
+      wp_q      <= '0;
+      sp_q      <= '0;
+      sbase_q   <= '0;
+      saddr_q   <= '0;
+    end else begin
+      if (q_take_i) begin
+        q_valid_q <= 1'b0;
       end
-    end
 
-    // Scales: index sj of pass sp, at sbase + 4 * sj.
-    if (s_acc) begin
-      if (sj_q + 32'd1 < sper_q) begin
-        sj_d    = sj_q + 32'd1;
-        saddr_d = saddr_q + 32'd4;
-      end else if (sp_q + 5'd1 < passes_q) begin
-        sj_d    = '0;
-        sp_d    = sp_q + 5'd1;
-        saddr_d = sbase_q;
-      end else begin
-        sbusy_d = 1'b0;
+      if (issue_valid_i && issue_ready_o) begin
+        slot_q    <= issue_slot_i;
+        q_valid_q <= 1'b1;
+        q_slot_q  <= issue_slot_i;
+        q_instr_q <= issue_instr_i;
+        wbusy_q   <= 1'b1;
+        sbusy_q   <= !unit;
+        wbase_q   <= w2;
+        wrow_q    <= w2;
+        waddr_q   <= w2;
+        wstride_q <= w6;
+        n_q       <= w4;
+        wj_q      <= '0;
+        wc_q      <= '0;
+        wp_q      <= '0;
+        // A W row is k bytes (int8) or k/2 bytes (4-bit): that many D-byte chunks.
+        chunks_q  <= four_bit ? 16'(k >> (LD + 1)) : 16'(k >> LD);
+        passes_q  <= 5'((9'(m) + 9'(MCOLS) - 9'd1) >> LM);
+        sbase_q   <= w3;
+        saddr_q   <= w3;
+        sj_q      <= '0;
+        sp_q      <= '0;
+        // Scales per pass: n rows of k/D blocks, contiguous from e3.
+        sper_q    <= w4 * ({16'd0, k} >> LD);
+      end
+
+      // Weights: chunk wc of row wj of pass wp.
+      if (w_acc) begin
+        if (wc_q + 16'd1 < chunks_q) begin
+          wc_q    <= wc_q + 16'd1;
+          waddr_q <= waddr_q + 32'(D);
+        end else if (wj_q + 32'd1 < n_q) begin
+          wc_q    <= '0;
+          wj_q    <= wj_q + 32'd1;
+          wrow_q  <= wrow_q + wstride_q;
+          waddr_q <= wrow_q + wstride_q;
+        end else if (wp_q + 5'd1 < passes_q) begin
+          wc_q    <= '0;
+          wj_q    <= '0;
+          wp_q    <= wp_q + 5'd1;
+          wrow_q  <= wbase_q;
+          waddr_q <= wbase_q;
+        end else begin
+          wbusy_q <= 1'b0;
+        end
+      end
+
+      // Scales: index sj of pass sp, at sbase + 4 * sj.
+      if (s_acc) begin
+        if (sj_q + 32'd1 < sper_q) begin
+          sj_q    <= sj_q + 32'd1;
+          saddr_q <= saddr_q + 32'd4;
+        end else if (sp_q + 5'd1 < passes_q) begin
+          sj_q    <= '0;
+          sp_q    <= sp_q + 5'd1;
+          saddr_q <= sbase_q;
+        end else begin
+          sbusy_q <= 1'b0;
+        end
       end
     end
   end

@@ -67,76 +67,29 @@ module otpu_mxu_tm #(
   // State //
   ///////////
 
-  logic                   dv_q, dv_d, dlast_q, dlast_d;
-  logic [MCOLS-1:0]       dpend_q, dpend_d;
-  logic [MCOLS-1:0][31:0] ddata_q, ddata_d;
-  logic [AW-1:0]          dbase_q, dbase_d;
-  logic [15:0]            dstride_q, dstride_d;
-  logic [3:0]             dslot_q, dslot_d;
+  // Next state is written in the always_ff blocks below, not as _d signals: the simulator
+  // runs combinational logic on every settle, an always_ff once a cycle (docs/rtl.md
+  // "Simulation speed").
+  logic                   dv_q, dlast_q;
+  logic [MCOLS-1:0]       dpend_q;
+  logic [MCOLS-1:0][31:0] ddata_q;
+  logic [AW-1:0]          dbase_q;
+  logic [15:0]            dstride_q;
+  logic [3:0]             dslot_q;
 
-  logic                   pact_q, pact_d, pvalid_q, pvalid_d;
-  logic [MCOLS-1:0]       ppend_q, ppend_d;
-  logic [MCOLS-1:0][31:0] pdata_q, pdata_d;
-  logic [AW-1:0]          ppbase_q, ppbase_d;
-  logic [15:0]            pstride_q, pstride_d;
-  logic [31:0]            pn_q, pn_d, pj_q, pj_d;
-  logic [7:0]             pm_q, pm_d;
-  logic [4:0]             pp_q, pp_d;
-  logic                   pstrict_q, pstrict_d;
-  logic [31:0]            ptaken_q, ptaken_d, ppushed_q, ppushed_d;  // rows since pl_start
+  logic                   pact_q, pvalid_q;
+  logic [MCOLS-1:0]       ppend_q;
+  logic [MCOLS-1:0][31:0] pdata_q;
+  logic [AW-1:0]          ppbase_q;
+  logic [15:0]            pstride_q;
+  logic [31:0]            pn_q, pj_q;
+  logic [7:0]             pm_q;
+  logic [4:0]             pp_q;
+  logic                   pstrict_q;
+  logic [31:0]            ptaken_q, ppushed_q;  // rows since pl_start
 
-  logic                   done_q, done_d;
-  logic [3:0]             done_slot_q, done_slot_d;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      dv_q        <= 1'b0;
-      dlast_q     <= 1'b0;
-      dpend_q     <= '0;
-      ddata_q     <= '0;
-      dbase_q     <= '0;
-      dstride_q   <= '0;
-      dslot_q     <= '0;
-      pact_q      <= 1'b0;
-      pvalid_q    <= 1'b0;
-      ppend_q     <= '0;
-      pdata_q     <= '0;
-      ppbase_q    <= '0;
-      pstride_q   <= '0;
-      pn_q        <= '0;
-      pj_q        <= '0;
-      pm_q        <= '0;
-      pp_q        <= '0;
-      pstrict_q   <= 1'b0;
-      ptaken_q    <= '0;
-      ppushed_q   <= '0;
-      done_q      <= 1'b0;
-      done_slot_q <= '0;
-    end else begin
-      dv_q        <= dv_d;
-      dlast_q     <= dlast_d;
-      dpend_q     <= dpend_d;
-      ddata_q     <= ddata_d;
-      dbase_q     <= dbase_d;
-      dstride_q   <= dstride_d;
-      dslot_q     <= dslot_d;
-      pact_q      <= pact_d;
-      pvalid_q    <= pvalid_d;
-      ppend_q     <= ppend_d;
-      pdata_q     <= pdata_d;
-      ppbase_q    <= ppbase_d;
-      pstride_q   <= pstride_d;
-      pn_q        <= pn_d;
-      pj_q        <= pj_d;
-      pm_q        <= pm_d;
-      pp_q        <= pp_d;
-      pstrict_q   <= pstrict_d;
-      ptaken_q    <= ptaken_d;
-      ppushed_q   <= ppushed_d;
-      done_q      <= done_d;
-      done_slot_q <= done_slot_d;
-    end
-  end
+  logic                   done_q;
+  logic [3:0]             done_slot_q;
 
   ///////////////////////
   // Request and banks //
@@ -145,44 +98,48 @@ module otpu_mxu_tm #(
   // The drain has the port when it holds a row; else the preloader when it misses words (and,
   // strict, once every row before the one it fetches has been written).
   logic             use_drain, use_pl;
-  logic [AW-1:0]    req_base;
-  logic [15:0]      req_stride;
   logic [MCOLS-1:0] req_pend;
-  assign use_drain  = dv_q;
-  assign use_pl     = !dv_q && pact_q && !pvalid_q && (!pstrict_q || ppushed_q == ptaken_q);
-  assign req_base   = use_drain ? dbase_q : ppbase_q + AW'(pj_q);
-  assign req_stride = use_drain ? dstride_q : pstride_q;
-  assign req_pend   = use_drain ? dpend_q : (use_pl ? ppend_q : '0);
+  assign use_drain = dv_q;
+  assign use_pl    = !dv_q && pact_q && !pvalid_q && (!pstrict_q || ppushed_q == ptaken_q);
+  assign req_pend  = use_drain ? dpend_q : (use_pl ? ppend_q : '0);
 
+  // Only while a column is pending: each column's address and bank, sel (the oldest pending
+  // column of each bank) and the request's lanes.
   logic [MCOLS-1:0][AW-1:0] col_addr;
   logic [MCOLS-1:0][LB-1:0] col_bank;
-  for (genvar c = 0; c < MCOLS; c++) begin : gen_col_addr
-    assign col_addr[c] = req_base + AW'(c * req_stride);
-    assign col_bank[c] = col_addr[c][LB-1:0];
-  end
-
-  // sel: the oldest pending column of each bank.
-  logic [MCOLS-1:0] sel;
+  logic [MCOLS-1:0]         sel;
   always_comb begin
-    for (int c = 0; c < int'(MCOLS); c++) begin
-      sel[c] = req_pend[c];
-      for (int o = 0; o < c; o++) begin
-        if (req_pend[o] && col_bank[o] == col_bank[c]) begin
-          sel[c] = 1'b0;
-        end
-      end
-    end
-  end
-
-  always_comb begin
+    logic [AW-1:0] req_base;
+    logic [15:0]   req_stride;
+    req_base   = '0;
+    req_stride = '0;
+    col_addr   = '0;
+    col_bank   = '0;
+    sel        = '0;
     tm_mask_o  = '0;
     tm_addr_o  = '0;
     tm_wdata_o = '0;
-    for (int c = 0; c < int'(MCOLS); c++) begin
-      if (sel[c]) begin
-        tm_mask_o[col_bank[c]]  = 1'b1;
-        tm_addr_o[col_bank[c]]  = col_addr[c];
-        tm_wdata_o[col_bank[c]] = ddata_q[c];
+    if (req_pend != '0) begin
+      req_base   = use_drain ? dbase_q : ppbase_q + AW'(pj_q);
+      req_stride = use_drain ? dstride_q : pstride_q;
+      for (int c = 0; c < int'(MCOLS); c++) begin
+        col_addr[c] = req_base + AW'(c * req_stride);
+        col_bank[c] = col_addr[c][LB-1:0];
+      end
+      for (int c = 0; c < int'(MCOLS); c++) begin
+        sel[c] = req_pend[c];
+        for (int o = 0; o < c; o++) begin
+          if (req_pend[o] && col_bank[o] == col_bank[c]) begin
+            sel[c] = 1'b0;
+          end
+        end
+      end
+      for (int c = 0; c < int'(MCOLS); c++) begin
+        if (sel[c]) begin
+          tm_mask_o[col_bank[c]]  = 1'b1;
+          tm_addr_o[col_bank[c]]  = col_addr[c];
+          tm_wdata_o[col_bank[c]] = ddata_q[c];
+        end
       end
     end
   end
@@ -207,28 +164,33 @@ module otpu_mxu_tm #(
   // Drain //
   ///////////
 
-  always_comb begin
-    dv_d        = dv_q;
-    dlast_d     = dlast_q;
-    dpend_d     = dpend_q;
-    ddata_d     = ddata_q;
-    dbase_d     = dbase_q;
-    dstride_d   = dstride_q;
-    dslot_d     = dslot_q;
-    done_d      = d_finish && dlast_q;
-    done_slot_d = dslot_q;
-    if (use_drain && granted) begin
-      dpend_d = dpend_q & ~sel;
-      dv_d    = !d_finish;
-    end
-    if (dr_push_i && dr_ready_o) begin
-      dv_d      = 1'b1;
-      dlast_d   = dr_last_i;
-      dpend_d   = dr_cols_i;
-      ddata_d   = dr_data_i;
-      dbase_d   = dr_base_i;
-      dstride_d = dr_stride_i;
-      dslot_d   = dr_slot_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dv_q        <= 1'b0;
+      dlast_q     <= 1'b0;
+      dpend_q     <= '0;
+      ddata_q     <= '0;
+      dbase_q     <= '0;
+      dstride_q   <= '0;
+      dslot_q     <= '0;
+      done_q      <= 1'b0;
+      done_slot_q <= '0;
+    end else begin
+      done_q      <= d_finish && dlast_q;
+      done_slot_q <= dslot_q;
+      if (use_drain && granted) begin
+        dpend_q <= dpend_q & ~sel;
+        dv_q    <= !d_finish;
+      end
+      if (dr_push_i && dr_ready_o) begin
+        dv_q      <= 1'b1;
+        dlast_q   <= dr_last_i;
+        dpend_q   <= dr_cols_i;
+        ddata_q   <= dr_data_i;
+        dbase_q   <= dr_base_i;
+        dstride_q <= dr_stride_i;
+        dslot_q   <= dr_slot_i;
+      end
     end
   end
 
@@ -239,57 +201,66 @@ module otpu_mxu_tm #(
   logic [4:0] passes;
   assign passes = 5'((9'(pm_q) + 9'(MCOLS) - 9'd1) >> LM);
 
-  always_comb begin
-    pact_d    = pact_q;
-    pvalid_d  = pvalid_q;
-    ppend_d   = ppend_q;
-    pdata_d   = pdata_q;
-    ppbase_d  = ppbase_q;
-    pstride_d = pstride_q;
-    pn_d      = pn_q;
-    pj_d      = pj_q;
-    pm_d      = pm_q;
-    pp_d      = pp_q;
-    pstrict_d = pstrict_q;
-    ptaken_d  = ptaken_q + 32'(pl_take_i && pvalid_q);
-    ppushed_d = ppushed_q + 32'(dr_push_i && dr_ready_o);
-    if (use_pl && granted) begin
-      for (int c = 0; c < int'(MCOLS); c++) begin
-        if (sel[c]) begin
-          pdata_d[c] = tm_rdata_i[col_bank[c]];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pact_q    <= 1'b0;
+      pvalid_q  <= 1'b0;
+      ppend_q   <= '0;
+      pdata_q   <= '0;
+      ppbase_q  <= '0;
+      pstride_q <= '0;
+      pn_q      <= '0;
+      pj_q      <= '0;
+      pm_q      <= '0;
+      pp_q      <= '0;
+      pstrict_q <= 1'b0;
+      ptaken_q  <= '0;
+      ppushed_q <= '0;
+    end else begin
+      if (pl_take_i && pvalid_q) begin
+        ptaken_q <= ptaken_q + 32'd1;
+      end
+      if (dr_push_i && dr_ready_o) begin
+        ppushed_q <= ppushed_q + 32'd1;
+      end
+      if (use_pl && granted) begin
+        for (int c = 0; c < int'(MCOLS); c++) begin
+          if (sel[c]) begin
+            pdata_q[c] <= tm_rdata_i[col_bank[c]];
+          end
+        end
+        ppend_q  <= ppend_q & ~sel;
+        pvalid_q <= ((ppend_q & ~sel) == '0);
+      end
+      if (pl_take_i && pvalid_q) begin
+        // The next row: j + 1 of this pass, or row 0 of the next pass, or none.
+        pvalid_q <= 1'b0;
+        if (pj_q + 32'd1 < pn_q) begin
+          pj_q    <= pj_q + 32'd1;
+          ppend_q <= pass_cols(pm_q, pp_q);
+        end else if (pp_q + 5'd1 < passes) begin
+          pj_q     <= '0;
+          pp_q     <= pp_q + 5'd1;
+          ppbase_q <= ppbase_q + AW'(MCOLS * pstride_q);
+          ppend_q  <= pass_cols(pm_q, pp_q + 5'd1);
+        end else begin
+          pact_q <= 1'b0;
         end
       end
-      ppend_d  = ppend_q & ~sel;
-      pvalid_d = ((ppend_q & ~sel) == '0);
-    end
-    if (pl_take_i && pvalid_q) begin
-      // The next row: j + 1 of this pass, or row 0 of the next pass, or none.
-      pvalid_d = 1'b0;
-      if (pj_q + 32'd1 < pn_q) begin
-        pj_d    = pj_q + 32'd1;
-        ppend_d = pass_cols(pm_q, pp_q);
-      end else if (pp_q + 5'd1 < passes) begin
-        pj_d     = '0;
-        pp_d     = pp_q + 5'd1;
-        ppbase_d = ppbase_q + AW'(MCOLS * pstride_q);
-        ppend_d  = pass_cols(pm_q, pp_q + 5'd1);
-      end else begin
-        pact_d = 1'b0;
+      if (pl_start_i) begin
+        pact_q    <= 1'b1;
+        pvalid_q  <= 1'b0;
+        ppbase_q  <= pl_base_i;
+        pstride_q <= pl_stride_i;
+        pn_q      <= pl_n_i;
+        pm_q      <= pl_m_i;
+        pj_q      <= '0;
+        pp_q      <= '0;
+        ppend_q   <= pass_cols(pl_m_i, 5'd0);
+        pstrict_q <= pl_strict_i;
+        ptaken_q  <= '0;
+        ppushed_q <= '0;
       end
-    end
-    if (pl_start_i) begin
-      pact_d    = 1'b1;
-      pvalid_d  = 1'b0;
-      ppbase_d  = pl_base_i;
-      pstride_d = pl_stride_i;
-      pn_d      = pl_n_i;
-      pm_d      = pl_m_i;
-      pj_d      = '0;
-      pp_d      = '0;
-      ppend_d   = pass_cols(pl_m_i, 5'd0);
-      pstrict_d = pl_strict_i;
-      ptaken_d  = '0;
-      ppushed_d = '0;
     end
   end
 

@@ -76,25 +76,52 @@ int64_t DramModel::Due(int64_t cycle) {
   return due;
 }
 
-bool DramModel::Pop(int64_t cycle, std::deque<Pending>* q, Pending* out) {
-  if (q->empty()) return false;
-  if (opts_.stall_percent == 0 && !opts_.axi) {
-    if (q->front().due > cycle) return false;
-    *out = std::move(q->front());
-    q->pop_front();
-    return true;
+void DramModel::Push(Port* port, int64_t due, uint32_t tag, uint64_t addr, uint64_t len,
+                     const char* what) {
+  if (free_.empty()) {
+    free_.push_back(uint32_t(pending_.size()));
+    pending_.emplace_back();
   }
-  // Any response that is due, chosen at random (due_ is reused: no allocation per cycle).
-  std::vector<size_t>& due = due_;
-  due.clear();
-  for (size_t i = 0; i < q->size(); ++i) {
-    if ((*q)[i].due <= cycle) due.push_back(i);
+  const uint32_t slot = free_.back();
+  free_.pop_back();
+  Pending& p = pending_[slot];
+  p.due = due;
+  p.seq = port->seq++;
+  p.tag = tag;
+  p.data.assign(size_t(len), 0);
+  if (!mem_->Contains(addr, len)) {
+    Fail(what, addr, len);
+  } else {
+    mem_->Read(addr, p.data.data(), len);
   }
-  if (due.empty()) return false;
-  size_t pick = due[rng_() % due.size()];
-  *out = std::move((*q)[pick]);
-  q->erase(q->begin() + std::ptrdiff_t(pick));
-  return true;
+  // Insert by due cycle, after those due at the same cycle.
+  std::vector<uint32_t>& w = port->waiting;
+  if (port->head > 0 && port->head * 2 >= w.size()) {
+    w.erase(w.begin(), w.begin() + std::ptrdiff_t(port->head));
+    port->head = 0;
+  }
+  size_t at = w.size();
+  while (at > port->head && pending_[w[at - 1]].due > due) --at;
+  w.insert(w.begin() + std::ptrdiff_t(at), slot);
+}
+
+int DramModel::Pop(int64_t cycle, Port* port) {
+  std::vector<uint32_t>& w = port->waiting;
+  std::vector<uint32_t>& due = port->due;
+  while (port->head < w.size() && pending_[w[port->head]].due <= cycle) {
+    const uint32_t slot = w[port->head++];
+    size_t at = due.size();
+    while (at > 0 && pending_[due[at - 1]].seq > pending_[slot].seq) --at;
+    due.insert(due.begin() + std::ptrdiff_t(at), slot);
+  }
+  if (port->due.empty()) return -1;
+  // The ideal memory answers in order; the others pick any due response at random.
+  size_t pick = 0;
+  if (opts_.stall_percent != 0 || opts_.axi) pick = size_t(rng_() % port->due.size());
+  const uint32_t slot = port->due[pick];
+  port->due.erase(port->due.begin() + std::ptrdiff_t(pick));
+  free_.push_back(slot);
+  return int(slot);
 }
 
 void DramModel::Offer(int64_t cycle, MemOffer* offer) {
@@ -102,14 +129,17 @@ void DramModel::Offer(int64_t cycle, MemOffer* offer) {
   offer->b_rd_ready = !Withhold() && !full;
   offer->b_wr_ready = !Withhold() && !full;
   offer->a_ready = !Withhold() && !full;
-  Pending p;
-  offer->b_rsp_valid = Pop(cycle, &b_pending_, &p);
-  if (offer->b_rsp_valid) {
+  const int b = Pop(cycle, &b_pending_);
+  offer->b_rsp_valid = b >= 0;
+  if (b >= 0) {
+    const Pending& p = pending_[size_t(b)];
     offer->b_rsp_tag = p.tag;
-    offer->b_rsp_data = std::move(p.data);
+    offer->b_rsp_data.assign(p.data.begin(), p.data.end());
   }
-  offer->a_rsp_valid = Pop(cycle, &a_pending_, &p);
-  if (offer->a_rsp_valid) {
+  const int a = Pop(cycle, &a_pending_);
+  offer->a_rsp_valid = a >= 0;
+  if (a >= 0) {
+    const Pending& p = pending_[size_t(a)];
     offer->a_rsp_tag = p.tag;
     offer->a_rsp_data = uint32_t(p.data[0]) | uint32_t(p.data[1]) << 8 |
                         uint32_t(p.data[2]) << 16 | uint32_t(p.data[3]) << 24;
@@ -159,24 +189,12 @@ void DramModel::Accept(int64_t cycle, const MemOffer& offer, const MemRequests& 
   if (req.b_rd_valid && offer.b_rd_ready) {
     ++stats_.b_reads;
     const int64_t served = opts_.axi ? Serve(cycle, req.b_rd_addr, uint64_t(chunk_)) : cycle;
-    Pending p{Due(served), req.b_rd_tag, std::vector<uint8_t>(size_t(chunk_), 0)};
-    if (!mem_->Contains(req.b_rd_addr, uint64_t(chunk_))) {
-      Fail("port-B read", req.b_rd_addr, uint64_t(chunk_));
-    } else {
-      mem_->Read(req.b_rd_addr, p.data.data(), uint64_t(chunk_));
-    }
-    b_pending_.push_back(std::move(p));
+    Push(&b_pending_, Due(served), req.b_rd_tag, req.b_rd_addr, uint64_t(chunk_), "port-B read");
   }
   if (req.a_valid && offer.a_ready && !req.a_we) {
     ++stats_.a_reads;
     const int64_t served = opts_.axi ? Serve(cycle, req.a_addr, 4) : cycle;
-    Pending p{Due(served), req.a_tag, std::vector<uint8_t>(4, 0)};
-    if (!mem_->Contains(req.a_addr, 4)) {
-      Fail("port-A read", req.a_addr, 4);
-    } else {
-      mem_->Read(req.a_addr, p.data.data(), 4);
-    }
-    a_pending_.push_back(std::move(p));
+    Push(&a_pending_, Due(served), req.a_tag, req.a_addr, 4, "port-A read");
   }
   if ((req.b_rd_valid && !offer.b_rd_ready) || (req.b_wr_valid && !offer.b_wr_ready)) {
     ++stats_.b_wait;

@@ -15,7 +15,6 @@
 #define OTPU_SIM_RTL_DRAM_MODEL_H_
 
 #include <cstdint>
-#include <deque>
 #include <random>
 #include <string>
 #include <vector>
@@ -89,10 +88,24 @@ class DramModel {
   const Status& status() const { return status_; }
 
  private:
+  // A read awaiting its response, in a slot of pending_ (reused: no allocation per read).
   struct Pending {
     int64_t due = 0;
+    uint64_t seq = 0;   // order of acceptance on its port
     uint32_t tag = 0;
     std::vector<uint8_t> data;
+  };
+
+  // One port's reads awaiting their responses, as slots of pending_. `due` holds those whose
+  // cycle has come, in acceptance order (the order a response is chosen from); `waiting` the
+  // others from `head` on, sorted by their cycle, so that a cycle looks only at what comes
+  // due in it. Reads come due almost in the order they are accepted, so both lists are
+  // appended to near their end.
+  struct Port {
+    std::vector<uint32_t> due, waiting;
+    size_t head = 0;
+    uint64_t seq = 0;
+    bool empty() const { return due.empty() && head == waiting.size(); }
   };
 
   bool Withhold();
@@ -101,18 +114,22 @@ class DramModel {
   int64_t Serve(int64_t cycle, uint64_t addr, uint64_t len);
   // axi: a channel's backlog is over queue_beats.
   bool Backlogged(int64_t cycle) const;
-  // Takes the response to deliver now from `q`, if any is due.
-  bool Pop(int64_t cycle, std::deque<Pending>* q, Pending* out);
+  // Queues a read of `len` bytes at `addr` due at `due` (its bytes read now).
+  void Push(Port* port, int64_t due, uint32_t tag, uint64_t addr, uint64_t len, const char* what);
+  // The slot of the response to deliver now from `port` (its slot is free again after the
+  // caller has read it), or -1 when none is due.
+  int Pop(int64_t cycle, Port* port);
   void Fail(const std::string& what, uint64_t addr, uint64_t len);
 
   SparseMemory* mem_;
   int chunk_;
   DramOptions opts_;
   std::mt19937_64 rng_;
-  std::deque<Pending> b_pending_, a_pending_;
+  Port b_pending_, a_pending_;
   double free_at_[2] = {0, 0};  // axi: when each channel has served its backlog
   std::vector<uint8_t> scratch_;  // a chunk being merged
-  std::vector<size_t> due_;        // Pop's due responses
+  std::vector<Pending> pending_;  // slots of both ports' reads
+  std::vector<uint32_t> free_;    // slots not in use
   DramStats stats_;
   Status status_;
 };

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "sim/rtl/core_cycle.h"
@@ -37,14 +38,25 @@ void SetWord(T& v, int i, uint32_t x) {
   }
 }
 
-// Little-endian bytes of a signal (byte k = bits 8k+7..8k).
+// Little-endian bytes of a signal (byte k = bits 8k+7..8k). A VlWide's words are stored in
+// order, so on a little-endian host whole words are one copy.
 template <typename T>
 void GetBytes(const T& v, uint8_t* out, int n) {
-  for (int k = 0; k < n; ++k) out[k] = uint8_t(Word(v, k / 4) >> (8 * (k % 4)));
+  if constexpr (!std::is_integral_v<T> && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+    std::memcpy(out, &v[0], size_t(n));
+  } else {
+    for (int k = 0; k < n; ++k) out[k] = uint8_t(Word(v, k / 4) >> (8 * (k % 4)));
+  }
 }
 
 template <typename T>
 void SetBytes(T& v, const uint8_t* in, int n) {
+  if constexpr (!std::is_integral_v<T> && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+    if (n % 4 == 0) {
+      std::memcpy(&v[0], in, size_t(n));
+      return;
+    }
+  }
   for (int i = 0; i < (n + 3) / 4; ++i) {
     uint32_t w = 0;
     for (int b = 0; b < 4 && 4 * i + b < n; ++b) w |= uint32_t(in[4 * i + b]) << (8 * b);

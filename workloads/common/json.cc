@@ -63,6 +63,41 @@ Status JsonParseError(const std::string& what, const rapidjson::ParseResult& res
                   std::to_string(result.Offset()) + ": " + reason);
 }
 
+size_t FindOverlongJsonNumber(std::string_view text) {
+  bool in_string = false, escape = false;
+  size_t run = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escape) {
+        escape = false;
+      } else if (c == '\\') {
+        escape = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    const bool number_char = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+                             c == 'e' || c == 'E';
+    if (number_char) {
+      if (++run > kMaxJsonNumberChars) return i + 1 - run;
+    } else {
+      run = 0;
+      if (c == '"') in_string = true;
+    }
+  }
+  return std::string_view::npos;
+}
+
+Status CheckJsonNumbers(std::string_view text, const std::string& what) {
+  const size_t at = FindOverlongJsonNumber(text);
+  if (at == std::string_view::npos) return OkStatus();
+  return DataLoss((what.empty() ? "" : what + ": ") + "invalid JSON at byte " +
+                  std::to_string(at) + ": number longer than " +
+                  std::to_string(kMaxJsonNumberChars) + " characters");
+}
+
 Status ParseJson(std::string_view text, const std::string& what, rapidjson::Document* doc) {
   rapidjson::ParseResult result;
   std::unique_ptr<JsonGuard<rapidjson::Document>> guard;

@@ -85,6 +85,18 @@ class JsonGuard {
   JsonGuardState state_;
 };
 
+// The longest number token a file may hold. RapidJSON's full-precision strtod (1.1.0) reads
+// out of bounds on numbers with hundreds of digits; the project writes at most 25 characters.
+inline constexpr size_t kMaxJsonNumberChars = 64;
+
+// The byte offset of the first number (outside strings) longer than kMaxJsonNumberChars,
+// or npos. Run before a full-precision parse.
+size_t FindOverlongJsonNumber(std::string_view text);
+
+// DataLoss "<what>: invalid JSON at byte N: number longer than 64 characters" when `text`
+// holds one (FindOverlongJsonNumber), OK otherwise.
+Status CheckJsonNumbers(std::string_view text, const std::string& what);
+
 // DataLoss "<what>: invalid JSON at byte N: <reason>" (the app's wording) for a failed parse: the guard's reason when it
 // stopped the parse, else RapidJSON's.
 Status JsonParseError(const std::string& what, const rapidjson::ParseResult& result,

@@ -15,6 +15,17 @@ TEST(Json, ParsesWithinTheDepthLimit) {
   EXPECT_TRUE(doc.IsArray());
 }
 
+TEST(Json, OverlongNumbersAreFoundOutsideStringsOnly) {
+  const std::string ok = "{\"s\":\"" + std::string(500, '7') + "\\\"" + std::string(500, '7') +
+                         "\",\"x\":-1.25e-300,\"t\":true}";
+  EXPECT_EQ(FindOverlongJsonNumber(ok), std::string_view::npos);
+  const std::string bad = "{\"x\":0." + std::string(700, '0') + "8198441921648689606}";
+  EXPECT_EQ(FindOverlongJsonNumber(bad), 5u);
+  Status s = CheckJsonNumbers(bad, "p.otpuprof");
+  EXPECT_EQ(s.code(), StatusCode::kDataLoss);
+  EXPECT_EQ(s.message(), "p.otpuprof: invalid JSON at byte 5: number longer than 64 characters");
+}
+
 TEST(Json, DeepNestingIsAnErrorNamingTheFileNotACrash) {
   rapidjson::Document doc;
   Status s = ParseJson(Nested(200000), "deep.json", &doc);

@@ -6,6 +6,8 @@
 
 #include <numeric>
 
+#include "workloads/common/json.h"
+
 namespace otpu::regress {
 namespace {
 
@@ -101,11 +103,15 @@ std::string BaselineJson(const std::string& id, const lens::Profile& p) {
 }
 
 StatusOr<lens::Profile> ParseBaseline(const std::string& json, const std::string& path) {
-  rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseFullPrecisionFlag>(json.data(), json.size());  // exact doubles
   auto bad = [&](const std::string& field, const std::string& what) {
     return InvalidArgument(path + ": " + field + ": " + what);
   };
+  if (const size_t at = otpu::FindOverlongJsonNumber(json); at != std::string::npos) {
+    return bad("(top)", "invalid JSON at byte " + std::to_string(at) + ": number longer than " +
+                            std::to_string(otpu::kMaxJsonNumberChars) + " characters");
+  }
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseFullPrecisionFlag>(json.data(), json.size());  // exact doubles
   if (doc.HasParseError()) {
     return bad("(top)", "invalid JSON at byte " + std::to_string(doc.GetErrorOffset()));
   }

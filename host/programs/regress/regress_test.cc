@@ -110,6 +110,11 @@ TEST(Baseline, BadFileNamesTheField) {
   b = ParseBaseline(R"({"format":"other"})", "b.json");
   ASSERT_FALSE(b.ok());
   EXPECT_EQ(b.status().message(), "b.json: format: expected \"otpu-regress-baseline\"");
+  // A number RapidJSON's full-precision reader would read past (found by fuzzing).
+  b = ParseBaseline("{\"cycles\":0." + std::string(700, '0') + "1}", "b.json");
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.status().message(),
+            "b.json: (top): invalid JSON at byte 10: number longer than 64 characters");
 }
 
 CellResult Result(const std::string& id, int index, const std::string& memory, int64_t cycles,

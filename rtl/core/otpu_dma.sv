@@ -56,8 +56,8 @@ module otpu_dma
   // Instruction state //
   ///////////////////////
 
-  logic       busy_d, busy_q, is_st_d, is_st_q;
-  logic [3:0] slot_d, slot_q;
+  logic       busy_q, is_st_q;
+  logic [3:0] slot_q;
   logic       start;
 
   assign issue_ready_o = !busy_q;
@@ -138,9 +138,9 @@ module otpu_dma
   /////////////////////
 
   logic [D*8-1:0]  rob_data_q[ROB];
-  logic [ROB-1:0]  rob_valid_d, rob_valid_q;
-  logic [RobW-1:0] rob_head_d, rob_head_q, rob_tail_d, rob_tail_q;
-  logic [RobW:0]   rob_cnt_d, rob_cnt_q;
+  logic [ROB-1:0]  rob_valid_q;
+  logic [RobW-1:0] rob_head_q, rob_tail_q;
+  logic [RobW:0]   rob_cnt_q;
   logic            rob_pop;
 
   assign b_rd_valid_o = rq_active && rob_cnt_q != (RobW + 1)'(ROB);
@@ -150,23 +150,6 @@ module otpu_dma
 
   logic [D*8-1:0] head_chunk;
   assign head_chunk = rob_data_q[rob_head_q];
-
-  always_comb begin
-    rob_valid_d = rob_valid_q;
-    rob_head_d  = rob_head_q;
-    rob_tail_d  = rob_tail_q;
-    if (b_rsp_valid_i) begin
-      rob_valid_d[b_rsp_tag_i[RobW-1:0]] = 1'b1;
-    end
-    if (rob_pop) begin
-      rob_valid_d[rob_head_q] = 1'b0;
-      rob_head_d = rob_head_q + RobW'(1);
-    end
-    if (rq_adv) begin
-      rob_tail_d = rob_tail_q + RobW'(1);
-    end
-    rob_cnt_d = rob_cnt_q + (RobW + 1)'(rq_adv) - (RobW + 1)'(rob_pop);
-  end
 
   always_ff @(posedge clk_i) begin
     if (b_rsp_valid_i) begin
@@ -260,19 +243,6 @@ module otpu_dma
   logic finished;
   assign finished = busy_q && !dw_active && (!is_st_q || wq_empty);
 
-  always_comb begin
-    busy_d  = busy_q;
-    is_st_d = is_st_q;
-    slot_d  = slot_q;
-    if (start) begin
-      busy_d  = 1'b1;
-      is_st_d = iw[0][7:0] == OP_ST;
-      slot_d  = issue_slot_i;
-    end else if (finished) begin
-      busy_d = 1'b0;
-    end
-  end
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q      <= 1'b0;
@@ -285,16 +255,27 @@ module otpu_dma
       stb_data_q  <= '0;
       stb_be_q    <= '0;
     end else begin
-      busy_q      <= busy_d;
-      is_st_q     <= is_st_d;
-      slot_q      <= slot_d;
-      rob_valid_q <= rob_valid_d;
-      rob_head_q  <= rob_head_d;
-      rob_tail_q  <= rob_tail_d;
-      rob_cnt_q   <= rob_cnt_d;
       if (dw_adv && is_st_q) begin
         stb_data_q <= dw_chunk_last ? '0 : stb_data_d;
         stb_be_q   <= dw_chunk_last ? '0 : stb_be_d;
+      end
+      if (b_rsp_valid_i) begin
+        rob_valid_q[b_rsp_tag_i[RobW-1:0]] <= 1'b1;
+      end
+      if (rob_pop) begin
+        rob_valid_q[rob_head_q] <= 1'b0;
+        rob_head_q <= rob_head_q + RobW'(1);
+      end
+      if (rq_adv) begin
+        rob_tail_q <= rob_tail_q + RobW'(1);
+      end
+      rob_cnt_q <= rob_cnt_q + (RobW + 1)'(rq_adv) - (RobW + 1)'(rob_pop);
+      if (start) begin
+        busy_q  <= 1'b1;
+        is_st_q <= iw[0][7:0] == OP_ST;
+        slot_q  <= issue_slot_i;
+      end else if (finished) begin
+        busy_q <= 1'b0;
       end
     end
   end

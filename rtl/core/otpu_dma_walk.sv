@@ -25,13 +25,13 @@ module otpu_dma_walk #(
   output logic        last_o          // the step is the walk's last
 );
 
-  logic        active_d, active_q;
-  logic [31:0] rows_left_d, rows_left_q;  // rows after the current one
-  logic [32:0] row_d, row_q;              // current row's first byte
-  logic [32:0] pos_d, pos_q;              // current step's first byte
-  logic [31:0] trow_d, trow_q;            // current row's TMEM start
-  logic [32:0] nbytes_d, nbytes_q;
-  logic [31:0] dstride_d, dstride_q, tstride_d, tstride_q;
+  logic        active_q;
+  logic [31:0] rows_left_q;  // rows after the current one
+  logic [32:0] row_q;              // current row's first byte
+  logic [32:0] pos_q;              // current step's first byte
+  logic [31:0] trow_q;            // current row's TMEM start
+  logic [32:0] nbytes_q;
+  logic [31:0] dstride_q, tstride_q;
 
   logic [32:0] row_end, chunk_end, group_end, step_end;
   assign row_end   = row_q + nbytes_q;
@@ -63,38 +63,6 @@ module otpu_dma_walk #(
   logic [3:0] unused_word_offsets;
   assign unused_word_offsets = {row_off[1:0], step_bytes[1:0]};
 
-  always_comb begin
-    active_d    = active_q;
-    rows_left_d = rows_left_q;
-    row_d       = row_q;
-    pos_d       = pos_q;
-    trow_d      = trow_q;
-    nbytes_d    = nbytes_q;
-    dstride_d   = dstride_q;
-    tstride_d   = tstride_q;
-    if (start_i) begin
-      active_d    = 1'b1;
-      rows_left_d = rows_i - 32'd1;
-      row_d       = {1'b0, dram_i};
-      pos_d       = {1'b0, dram_i};
-      trow_d      = tmem_i;
-      nbytes_d    = 33'({n_i, 2'b00});  // legal: 4n <= DRAM bytes <= 2^32
-      dstride_d   = dstride_i;
-      tstride_d   = tstride_i;
-    end else if (active_q && adv_i) begin
-      if (step_end != row_end) begin
-        pos_d = step_end;
-      end else if (rows_left_q != '0) begin
-        rows_left_d = rows_left_q - 32'd1;
-        row_d       = row_q + {1'b0, dstride_q};
-        pos_d       = row_q + {1'b0, dstride_q};
-        trow_d      = trow_q + tstride_q;
-      end else begin
-        active_d = 1'b0;
-      end
-    end
-  end
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       active_q    <= 1'b0;
@@ -106,14 +74,27 @@ module otpu_dma_walk #(
       dstride_q   <= '0;
       tstride_q   <= '0;
     end else begin
-      active_q    <= active_d;
-      rows_left_q <= rows_left_d;
-      row_q       <= row_d;
-      pos_q       <= pos_d;
-      trow_q      <= trow_d;
-      nbytes_q    <= nbytes_d;
-      dstride_q   <= dstride_d;
-      tstride_q   <= tstride_d;
+      if (start_i) begin
+        active_q    <= 1'b1;
+        rows_left_q <= rows_i - 32'd1;
+        row_q       <= {1'b0, dram_i};
+        pos_q       <= {1'b0, dram_i};
+        trow_q      <= tmem_i;
+        nbytes_q    <= 33'({n_i, 2'b00});  // legal: 4n <= DRAM bytes <= 2^32
+        dstride_q   <= dstride_i;
+        tstride_q   <= tstride_i;
+      end else if (active_q && adv_i) begin
+        if (step_end != row_end) begin
+          pos_q <= step_end;
+        end else if (rows_left_q != '0) begin
+          rows_left_q <= rows_left_q - 32'd1;
+          row_q       <= row_q + {1'b0, dstride_q};
+          pos_q       <= row_q + {1'b0, dstride_q};
+          trow_q      <= trow_q + tstride_q;
+        end else begin
+          active_q <= 1'b0;
+        end
+      end
     end
   end
 

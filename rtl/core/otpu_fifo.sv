@@ -20,31 +20,12 @@ module otpu_fifo #(
   localparam int unsigned CntW = $clog2(Depth + 1);
 
   logic [Width-1:0] mem_q[Depth];
-  logic [PtrW-1:0]  rptr_d, rptr_q, wptr_d, wptr_q;
-  logic [CntW-1:0]  cnt_d, cnt_q;
+  logic [PtrW-1:0]  rptr_q, wptr_q;
+  logic [CntW-1:0]  cnt_q;
 
   function automatic logic [PtrW-1:0] next_ptr(logic [PtrW-1:0] p);
     return p == PtrW'(Depth - 1) ? '0 : p + PtrW'(1);
   endfunction
-
-  always_comb begin
-    rptr_d = rptr_q;
-    wptr_d = wptr_q;
-    cnt_d  = cnt_q;
-    if (clear_i) begin
-      rptr_d = '0;
-      wptr_d = '0;
-      cnt_d  = '0;
-    end else begin
-      if (push_i) begin
-        wptr_d = next_ptr(wptr_q);
-      end
-      if (pop_i) begin
-        rptr_d = next_ptr(rptr_q);
-      end
-      cnt_d = cnt_q + CntW'(push_i) - CntW'(pop_i);
-    end
-  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -52,9 +33,19 @@ module otpu_fifo #(
       wptr_q <= '0;
       cnt_q  <= '0;
     end else begin
-      rptr_q <= rptr_d;
-      wptr_q <= wptr_d;
-      cnt_q  <= cnt_d;
+      if (clear_i) begin
+        rptr_q <= '0;
+        wptr_q <= '0;
+        cnt_q  <= '0;
+      end else begin
+        if (push_i) begin
+          wptr_q <= next_ptr(wptr_q);
+        end
+        if (pop_i) begin
+          rptr_q <= next_ptr(rptr_q);
+        end
+        cnt_q <= cnt_q + CntW'(push_i) - CntW'(pop_i);
+      end
     end
   end
 

@@ -95,19 +95,19 @@ module otpu_mxu_cons
   // State //
   ///////////
 
-  logic                   act_q, act_d;
-  logic [3:0]             slot_q, slot_d;
-  logic                   accf_q, accf_d, unit_q, unit_d, four_q, four_d, fp4_q, fp4_d;
-  logic                   pairs_q, pairs_d;       // int8 and m <= HALF: two chunks a cycle
-  logic [AW-1:0]          obase_q, obase_d;       // out[pass*MCOLS][0]
-  logic [15:0]            os_q, os_d;
-  logic [31:0]            n_q, n_d, j_q, j_d;
-  logic [7:0]             m_q, m_d;
-  logic [4:0]             passes_q, passes_d, p_q, p_d;
-  logic [15:0]            chunks_q, chunks_d, c_q, c_d;
-  logic [RW-1:0]          arow_q, arow_d;         // ACT RAM row of column 0
-  logic [BW-1:0]          blk0_q, blk0_d, blk_q, blk_d;
-  logic [MCOLS-1:0][31:0] accv_q, accv_d;
+  logic                   act_q;
+  logic [3:0]             slot_q;
+  logic                   accf_q, unit_q, four_q, fp4_q;
+  logic                   pairs_q;       // int8 and m <= HALF: two chunks a cycle
+  logic [AW-1:0]          obase_q;       // out[pass*MCOLS][0]
+  logic [15:0]            os_q;
+  logic [31:0]            n_q, j_q;
+  logic [7:0]             m_q;
+  logic [4:0]             passes_q, p_q;
+  logic [15:0]            chunks_q, c_q;
+  logic [RW-1:0]          arow_q;         // ACT RAM row of column 0
+  logic [BW-1:0]          blk0_q, blk_q;
+  logic [MCOLS-1:0][31:0] accv_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -132,26 +132,49 @@ module otpu_mxu_cons
       blk_q    <= '0;
       accv_q   <= '0;
     end else begin
-      act_q    <= act_d;
-      slot_q   <= slot_d;
-      accf_q   <= accf_d;
-      unit_q   <= unit_d;
-      four_q   <= four_d;
-      fp4_q    <= fp4_d;
-      pairs_q  <= pairs_d;
-      obase_q  <= obase_d;
-      os_q     <= os_d;
-      n_q      <= n_d;
-      j_q      <= j_d;
-      m_q      <= m_d;
-      passes_q <= passes_d;
-      p_q      <= p_d;
-      chunks_q <= chunks_d;
-      c_q      <= c_d;
-      arow_q   <= arow_d;
-      blk0_q   <= blk0_d;
-      blk_q    <= blk_d;
-      accv_q   <= accv_d;
+
+      if (release_ack_o) begin
+        act_q    <= 1'b1;
+        slot_q   <= q_slot_i;
+        accf_q   <= flags[0];
+        unit_q   <= flags[1];
+        four_q   <= (flags[3:2] != 2'd0);
+        fp4_q    <= (flags[3:2] == 2'd2);
+        pairs_q  <= (flags[3:2] == 2'd0) && (9'(w5[23:16]) <= 9'(HALF));
+        obase_q  <= w1[AW-1:0];
+        os_q     <= w7[15:0];
+        n_q      <= w4;
+        m_q      <= w5[23:16];
+        passes_q <= 5'((9'(w5[23:16]) + 9'(MCOLS) - 9'd1) >> LM);
+        chunks_q <= (flags[3:2] != 2'd0) ? 16'(w5[15:0] >> (LD + 1)) : 16'(w5[15:0] >> LD);
+        j_q      <= '0;
+        p_q      <= '0;
+        c_q      <= '0;
+        arow_q   <= w5[24 +: RW];
+        blk0_q   <= w7[16 +: BW];
+        blk_q    <= w7[16 +: BW];
+      end
+
+      if (go) begin
+        accv_q <= row_acc;
+        if (!row_end) begin
+          c_q   <= c_q + (pair ? 16'd2 : 16'd1);
+          blk_q <= blk_q + ((four_q || pair) ? BW'(2) : BW'(1));
+        end else begin
+          c_q   <= '0;
+          blk_q <= blk0_q;
+          if (j_q + 32'd1 < n_q) begin
+            j_q <= j_q + 32'd1;
+          end else if (p_q + 5'd1 < passes_q) begin
+            j_q     <= '0;
+            p_q     <= p_q + 5'd1;
+            obase_q <= obase_q + AW'(MCOLS * os_q);
+            arow_q  <= arow_q + RW'(MCOLS);
+          end else begin
+            act_q <= 1'b0;
+          end
+        end
+      end
     end
   end
 
@@ -262,71 +285,5 @@ module otpu_mxu_cons
   assign slot_o     = slot_q;
   assign starve_o   = act_q && !data_ok;
   assign stall_tm_o = act_q && data_ok && !go;
-
-  always_comb begin
-    act_d    = act_q;
-    slot_d   = slot_q;
-    accf_d   = accf_q;
-    unit_d   = unit_q;
-    four_d   = four_q;
-    fp4_d    = fp4_q;
-    pairs_d  = pairs_q;
-    obase_d  = obase_q;
-    os_d     = os_q;
-    n_d      = n_q;
-    j_d      = j_q;
-    m_d      = m_q;
-    passes_d = passes_q;
-    p_d      = p_q;
-    chunks_d = chunks_q;
-    c_d      = c_q;
-    arow_d   = arow_q;
-    blk0_d   = blk0_q;
-    blk_d    = blk_q;
-    accv_d   = accv_q;
-
-    if (release_ack_o) begin
-      act_d    = 1'b1;
-      slot_d   = q_slot_i;
-      accf_d   = flags[0];
-      unit_d   = flags[1];
-      four_d   = (flags[3:2] != 2'd0);
-      fp4_d    = (flags[3:2] == 2'd2);
-      pairs_d  = (flags[3:2] == 2'd0) && (9'(w5[23:16]) <= 9'(HALF));
-      obase_d  = w1[AW-1:0];
-      os_d     = w7[15:0];
-      n_d      = w4;
-      m_d      = w5[23:16];
-      passes_d = 5'((9'(w5[23:16]) + 9'(MCOLS) - 9'd1) >> LM);
-      chunks_d = (flags[3:2] != 2'd0) ? 16'(w5[15:0] >> (LD + 1)) : 16'(w5[15:0] >> LD);
-      j_d      = '0;
-      p_d      = '0;
-      c_d      = '0;
-      arow_d   = w5[24 +: RW];
-      blk0_d   = w7[16 +: BW];
-      blk_d    = w7[16 +: BW];
-    end
-
-    if (go) begin
-      accv_d = row_acc;
-      if (!row_end) begin
-        c_d   = c_q + (pair ? 16'd2 : 16'd1);
-        blk_d = blk_q + ((four_q || pair) ? BW'(2) : BW'(1));
-      end else begin
-        c_d   = '0;
-        blk_d = blk0_q;
-        if (j_q + 32'd1 < n_q) begin
-          j_d = j_q + 32'd1;
-        end else if (p_q + 5'd1 < passes_q) begin
-          j_d     = '0;
-          p_d     = p_q + 5'd1;
-          obase_d = obase_q + AW'(MCOLS * os_q);
-          arow_d  = arow_q + RW'(MCOLS);
-        end else begin
-          act_d = 1'b0;
-        end
-      end
-    end
-  end
 
 endmodule : otpu_mxu_cons

@@ -84,23 +84,23 @@ module otpu_vpu
   // State //
   ///////////
 
-  state_e                    state_q, state_d;
-  logic [3:0]                slot_q, slot_d;
-  logic [7:0]                fn_q, fn_d;
-  logic                      b_row_q, b_row_d;      // B is one word per row (ROW, SCALAR)
-  logic                      b_adv_q, b_adv_d;      // B's row base advances (FULL, ROW)
-  logic                      reads_a_q, reads_a_d, reads_b_q, reads_b_d;
-  logic                      comp_q, comp_d, red_q, red_d;
-  logic [15:0]               n_q, n_d, m_q, m_d, r_q, r_d, j_q, j_d;
-  logic [15:0]               dst_stride_q, dst_stride_d, a_stride_q, a_stride_d;
-  logic [15:0]               b_stride_q, b_stride_d;
-  logic [31:0]               c_q, c_d;
-  logic [AW-1:0]             rowd_q, rowd_d, rowa_q, rowa_d, rowb_q, rowb_d;
-  logic [LANES-1:0][31:0]    a_q, a_d, b_q, b_d, y_q, y_d, p_q, p_d;
-  logic [31:0]               bs_q, bs_d;
-  logic [SW-1:0]             step_q, step_d;
-  logic [31:0]               frz_q, frz_d;
-  logic                      done_q, done_d;
+  state_e                    state_q;
+  logic [3:0]                slot_q;
+  logic [7:0]                fn_q;
+  logic                      b_row_q;      // B is one word per row (ROW, SCALAR)
+  logic                      b_adv_q;      // B's row base advances (FULL, ROW)
+  logic                      reads_a_q, reads_b_q;
+  logic                      comp_q, red_q;
+  logic [15:0]               n_q, m_q, r_q, j_q;
+  logic [15:0]               dst_stride_q, a_stride_q;
+  logic [15:0]               b_stride_q;
+  logic [31:0]               c_q;
+  logic [AW-1:0]             rowd_q, rowa_q, rowb_q;
+  logic [LANES-1:0][31:0]    a_q, b_q, y_q, p_q;
+  logic [31:0]               bs_q;
+  logic [SW-1:0]             step_q;
+  logic [31:0]               frz_q;
+  logic                      done_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -133,34 +133,106 @@ module otpu_vpu
       frz_q        <= '0;
       done_q       <= 1'b0;
     end else begin
-      state_q      <= state_d;
-      slot_q       <= slot_d;
-      fn_q         <= fn_d;
-      b_row_q      <= b_row_d;
-      b_adv_q      <= b_adv_d;
-      reads_a_q    <= reads_a_d;
-      reads_b_q    <= reads_b_d;
-      comp_q       <= comp_d;
-      red_q        <= red_d;
-      n_q          <= n_d;
-      m_q          <= m_d;
-      r_q          <= r_d;
-      j_q          <= j_d;
-      dst_stride_q <= dst_stride_d;
-      a_stride_q   <= a_stride_d;
-      b_stride_q   <= b_stride_d;
-      c_q          <= c_d;
-      rowd_q       <= rowd_d;
-      rowa_q       <= rowa_d;
-      rowb_q       <= rowb_d;
-      a_q          <= a_d;
-      b_q          <= b_d;
-      y_q          <= y_d;
-      p_q          <= p_d;
-      bs_q         <= bs_d;
-      step_q       <= step_d;
-      frz_q        <= frz_d;
-      done_q       <= done_d;
+      frz_q        <= frz_q + {31'd0, tm_req_o && !tm_gnt_i};
+      done_q       <= 1'b0;
+
+      // Leaving a group: the next group of the row, the next row, or done.
+      if ((state_q == StWr && granted) || (state_q == StRWr && granted) ||
+          (state_q == StComp && granted) ||
+          (state_q == StRdA && granted && red_q && last_grp)) begin
+        step_q <= '0;  // a composite group left from its last step
+        if (state_q == StRdA) begin
+          p_q     <= red_p;
+          state_q <= StRWr;
+        end else if ((state_q == StWr || state_q == StComp) && !last_grp) begin
+          j_q     <= j_next[15:0];
+          state_q <= grp_first;
+        end else if (last_row) begin
+          state_q <= StIdle;
+          done_q  <= 1'b1;
+        end else begin
+          r_q     <= r_q + 16'd1;
+          j_q     <= '0;
+          rowd_q  <= rowd_q + AW'(dst_stride_q);
+          rowa_q  <= rowa_q + AW'(a_stride_q);
+          rowb_q  <= b_adv_q ? rowb_q + AW'(b_stride_q) : rowb_q;
+          p_q     <= partial_init(fn_q);
+          state_q <= row_first;
+        end
+      end else begin
+        unique case (state_q)
+          StIdle: begin
+            if (issue_valid_i) begin
+              slot_q       <= issue_slot_i;
+              fn_q         <= fn;
+              b_row_q      <= (bmode == BMODE_ROW) || (bmode == BMODE_SCALAR);
+              b_adv_q      <= (bmode == BMODE_FULL) || (bmode == BMODE_ROW);
+              reads_a_q    <= reads_a;
+              reads_b_q    <= reads_b;
+              comp_q       <= composite;
+              red_q        <= reduction;
+              n_q          <= w5[15:0];
+              m_q          <= w5[31:16];
+              r_q          <= '0;
+              j_q          <= '0;
+              dst_stride_q <= w6[15:0];
+              a_stride_q   <= w6[31:16];
+              b_stride_q   <= w4[31:16];
+              c_q          <= w7;
+              rowd_q       <= w1[AW-1:0];
+              rowa_q       <= w2[AW-1:0];
+              rowb_q       <= w3[AW-1:0];
+              p_q          <= partial_init(fn);
+              frz_q        <= '0;
+              if (reads_b && ((bmode == BMODE_ROW) || (bmode == BMODE_SCALAR))) begin
+                state_q <= StRowB;
+              end else if (reads_a) begin
+                state_q <= StRdA;
+              end else if (reads_b) begin
+                state_q <= StRdB;
+              end else begin
+                state_q <= composite ? StComp : StWr;
+              end
+            end
+          end
+          StRowB: begin
+            if (granted) begin
+              bs_q    <= rd_elem[0];
+              state_q <= grp_first;
+            end
+          end
+          StRdA: begin
+            if (granted) begin
+              a_q <= rd_elem;
+              if (red_q) begin
+                p_q     <= red_p;
+                j_q     <= j_next[15:0];  // not the last group: handled above
+                state_q <= StRdA;
+              end else if (reads_b_q && !b_row_q) begin
+                state_q <= StRdB;
+              end else begin
+                state_q <= comp_q ? StComp : StWr;
+              end
+            end
+          end
+          StRdB: begin
+            if (granted) begin
+              b_q     <= rd_elem;
+              state_q <= comp_q ? StComp : StWr;
+            end
+          end
+          StComp: begin
+            y_q <= y_comp;
+            if (last_step) begin
+              step_q  <= '0;
+              state_q <= StWr;
+            end else begin
+              step_q <= step_q + SW'(1);
+            end
+          end
+          default: ;  // StWr, StRWr: waiting for the grant
+        endcase
+      end
     end
   end
 
@@ -340,135 +412,6 @@ module otpu_vpu
   endfunction
 
   assign issue_ready_o = (state_q == StIdle);
-
-  always_comb begin
-    state_d      = state_q;
-    slot_d       = slot_q;
-    fn_d         = fn_q;
-    b_row_d      = b_row_q;
-    b_adv_d      = b_adv_q;
-    reads_a_d    = reads_a_q;
-    reads_b_d    = reads_b_q;
-    comp_d       = comp_q;
-    red_d        = red_q;
-    n_d          = n_q;
-    m_d          = m_q;
-    r_d          = r_q;
-    j_d          = j_q;
-    dst_stride_d = dst_stride_q;
-    a_stride_d   = a_stride_q;
-    b_stride_d   = b_stride_q;
-    c_d          = c_q;
-    rowd_d       = rowd_q;
-    rowa_d       = rowa_q;
-    rowb_d       = rowb_q;
-    a_d          = a_q;
-    b_d          = b_q;
-    y_d          = y_q;
-    p_d          = p_q;
-    bs_d         = bs_q;
-    step_d       = step_q;
-    frz_d        = frz_q + {31'd0, tm_req_o && !tm_gnt_i};
-    done_d       = 1'b0;
-
-    // Leaving a group: the next group of the row, the next row, or done.
-    if ((state_q == StWr && granted) || (state_q == StRWr && granted) ||
-        (state_q == StComp && granted) ||
-        (state_q == StRdA && granted && red_q && last_grp)) begin
-      step_d = '0;  // a composite group left from its last step
-      if (state_q == StRdA) begin
-        p_d     = red_p;
-        state_d = StRWr;
-      end else if ((state_q == StWr || state_q == StComp) && !last_grp) begin
-        j_d     = j_next[15:0];
-        state_d = grp_first;
-      end else if (last_row) begin
-        state_d = StIdle;
-        done_d  = 1'b1;
-      end else begin
-        r_d     = r_q + 16'd1;
-        j_d     = '0;
-        rowd_d  = rowd_q + AW'(dst_stride_q);
-        rowa_d  = rowa_q + AW'(a_stride_q);
-        rowb_d  = b_adv_q ? rowb_q + AW'(b_stride_q) : rowb_q;
-        p_d     = partial_init(fn_q);
-        state_d = row_first;
-      end
-    end else begin
-      unique case (state_q)
-        StIdle: begin
-          if (issue_valid_i) begin
-            slot_d       = issue_slot_i;
-            fn_d         = fn;
-            b_row_d      = (bmode == BMODE_ROW) || (bmode == BMODE_SCALAR);
-            b_adv_d      = (bmode == BMODE_FULL) || (bmode == BMODE_ROW);
-            reads_a_d    = reads_a;
-            reads_b_d    = reads_b;
-            comp_d       = composite;
-            red_d        = reduction;
-            n_d          = w5[15:0];
-            m_d          = w5[31:16];
-            r_d          = '0;
-            j_d          = '0;
-            dst_stride_d = w6[15:0];
-            a_stride_d   = w6[31:16];
-            b_stride_d   = w4[31:16];
-            c_d          = w7;
-            rowd_d       = w1[AW-1:0];
-            rowa_d       = w2[AW-1:0];
-            rowb_d       = w3[AW-1:0];
-            p_d          = partial_init(fn);
-            frz_d        = '0;
-            if (reads_b && ((bmode == BMODE_ROW) || (bmode == BMODE_SCALAR))) begin
-              state_d = StRowB;
-            end else if (reads_a) begin
-              state_d = StRdA;
-            end else if (reads_b) begin
-              state_d = StRdB;
-            end else begin
-              state_d = composite ? StComp : StWr;
-            end
-          end
-        end
-        StRowB: begin
-          if (granted) begin
-            bs_d    = rd_elem[0];
-            state_d = grp_first;
-          end
-        end
-        StRdA: begin
-          if (granted) begin
-            a_d = rd_elem;
-            if (red_q) begin
-              p_d     = red_p;
-              j_d     = j_next[15:0];  // not the last group: handled above
-              state_d = StRdA;
-            end else if (reads_b_q && !b_row_q) begin
-              state_d = StRdB;
-            end else begin
-              state_d = comp_q ? StComp : StWr;
-            end
-          end
-        end
-        StRdB: begin
-          if (granted) begin
-            b_d     = rd_elem;
-            state_d = comp_q ? StComp : StWr;
-          end
-        end
-        StComp: begin
-          y_d = y_comp;
-          if (last_step) begin
-            step_d  = '0;
-            state_d = StWr;
-          end else begin
-            step_d = step_q + SW'(1);
-          end
-        end
-        default: ;  // StWr, StRWr: waiting for the grant
-      endcase
-    end
-  end
 
   ////////////////
   // Completion //

@@ -78,24 +78,29 @@ module otpu_core_events
   // Activity //
   //////////////
 
-  act_t act;
-  always_comb begin
-    for (int u = 0; u < NUM_UNITS; u++) begin
-      act.busy[u] = inflight_q[u] != '0 || ev_start_o[u];
-      act.deny[u] = tm_deny_i[u + 1];
-      ev_lose_o[u] = tm_lose_i[u + 1];
-    end
-    act.b_rd_mxu   = b_rd_valid_i && b_rd_ready_i && !b_rd_dma_i;
-    act.b_rd_dma   = b_rd_valid_i && b_rd_ready_i && b_rd_dma_i;
-    act.b_wr_dma   = b_wr_valid_i && b_wr_ready_i;
-    act.a_mxu      = a_valid_i && a_ready_i && a_mxu_i;
-    act.a_quant    = a_valid_i && a_ready_i && !a_mxu_i;
-    act.b_wait     = (b_rd_valid_i && !b_rd_ready_i) || (b_wr_valid_i && !b_wr_ready_i);
-    act.a_wait     = a_valid_i && !a_ready_i;
-    act.mxu_starve = mxu_starve_i;
-    act.mxu_bp     = mxu_bp_i;
-    act.fifo_level = mxu_fifo_level_i;
+  // One assignment of the whole word: the simulator builds a struct assigned field by field
+  // with a masked insert per field, on every settle of the inputs.
+  logic [NUM_UNITS-1:0] busy;
+  for (genvar u = 0; u < NUM_UNITS; u++) begin : gen_busy
+    assign busy[u]      = inflight_q[u] != '0 || ev_start_o[u];
+    assign ev_lose_o[u] = tm_lose_i[u + 1];
   end
+
+  act_t act;
+  assign act = '{
+    busy:       busy,
+    deny:       tm_deny_i[NUM_UNITS:1],
+    b_rd_mxu:   b_rd_valid_i && b_rd_ready_i && !b_rd_dma_i,
+    b_rd_dma:   b_rd_valid_i && b_rd_ready_i && b_rd_dma_i,
+    b_wr_dma:   b_wr_valid_i && b_wr_ready_i,
+    a_mxu:      a_valid_i && a_ready_i && a_mxu_i,
+    a_quant:    a_valid_i && a_ready_i && !a_mxu_i,
+    b_wait:     (b_rd_valid_i && !b_rd_ready_i) || (b_wr_valid_i && !b_wr_ready_i),
+    a_wait:     a_valid_i && !a_ready_i,
+    mxu_starve: mxu_starve_i,
+    mxu_bp:     mxu_bp_i,
+    fifo_level: mxu_fifo_level_i
+  };
   assign ev_act_o = act;
 
   ///////////////////////

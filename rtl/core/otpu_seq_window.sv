@@ -39,9 +39,9 @@ module otpu_seq_window
   localparam int unsigned UnitMxu = 1;
 
   logic [WIN-1:0]          valid_d, valid_q;
-  logic [WIN-1:0][WIN-1:0] dep_d, dep_q;      // dep_q[s][o]: s waits for o to end
-  logic [WIN-1:0][WIN-1:0] drdep_d, drdep_q;  // the subset due to DRAM (MM streamer)
-  logic [WIN-1:0]          is_mm_d, is_mm_q;
+  logic [WIN-1:0][WIN-1:0] dep_q;             // dep_q[s][o]: s waits for o to end
+  logic [WIN-1:0][WIN-1:0] drdep_q;           // the subset due to DRAM (MM streamer)
+  logic [WIN-1:0]          is_mm_q;
   logic [WIN-1:0]          rdy_d, rdy_q;      // ready seen, at rdy_cyc_q
   logic [31:0]             rdy_cyc_q[WIN];
   fprint_t                 fp_q[WIN];
@@ -112,17 +112,9 @@ module otpu_seq_window
 
   always_comb begin
     valid_d = valid_q & ~ending;
-    is_mm_d = is_mm_q;
     rdy_d   = valid_d & (rdy_q | gate_clear);
-    for (int s = 0; s < WIN; s++) begin
-      dep_d[s]   = dep_q[s] & ~ending;
-      drdep_d[s] = drdep_q[s] & ~ending;
-    end
     if (dispatch) begin
       valid_d[free_slot] = 1'b1;
-      is_mm_d[free_slot] = disp_is_mm;
-      dep_d[free_slot]   = conf & ~ending;
-      drdep_d[free_slot] = drconf & ~ending;
       rdy_d[free_slot]   = (disp_is_mm ? drconf : conf) == '0;
     end
     if (clear_i) begin
@@ -131,6 +123,8 @@ module otpu_seq_window
     end
   end
 
+  // The dependency matrices change only when a slot ends or one is taken: updated in the
+  // always_ff under those events (docs/rtl.md "Simulation speed").
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= '0;
@@ -140,10 +134,18 @@ module otpu_seq_window
       rdy_q   <= '0;
     end else begin
       valid_q <= valid_d;
-      dep_q   <= dep_d;
-      drdep_q <= drdep_d;
-      is_mm_q <= is_mm_d;
       rdy_q   <= rdy_d;
+      if (ending != '0) begin
+        for (int s = 0; s < WIN; s++) begin
+          dep_q[s]   <= dep_q[s] & ~ending;
+          drdep_q[s] <= drdep_q[s] & ~ending;
+        end
+      end
+      if (dispatch) begin
+        is_mm_q[free_slot] <= disp_is_mm;
+        dep_q[free_slot]   <= conf & ~ending;
+        drdep_q[free_slot] <= drconf & ~ending;
+      end
     end
   end
 

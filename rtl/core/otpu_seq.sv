@@ -60,19 +60,21 @@ module otpu_seq
     ST_DRAIN
   } state_e;
 
+  // Only state and pc have a combinational next value (IMEM is addressed with it); the rest is
+  // written in the always_ff, once a cycle (docs/rtl.md "Simulation speed").
   state_e      state_d, state_q;
   logic        run_q;
   logic [15:0] pc_d, pc_q;
-  logic [31:0] regs_d[16], regs_q[16];
-  logic [31:0] cycle_d, cycle_q, retired_d, retired_q;
-  logic        halted_d, halted_q, error_d, error_q;
-  logic [15:0] error_pc_d, error_pc_q;
-  err_e        cause_d, cause_q;
+  logic [31:0] regs_q[16];
+  logic [31:0] cycle_q, retired_q;
+  logic        halted_q, error_q;
+  logic [15:0] error_pc_q;
+  err_e        cause_q;
 
   // LOOP stack: frame i runs [start, end) `rem` more times (the current pass included).
-  logic [15:0] lp_start_d[Depth], lp_start_q[Depth], lp_end_d[Depth], lp_end_q[Depth];
-  logic [31:0] lp_rem_d[Depth], lp_rem_q[Depth];
-  logic [2:0]  depth_d, depth_q;
+  logic [15:0] lp_start_q[Depth], lp_end_q[Depth];
+  logic [31:0] lp_rem_q[Depth];
+  logic [2:0]  depth_q;
 
   ////////////
   // Decode //
@@ -269,65 +271,19 @@ module otpu_seq
                       (halt_instr || fault != ERR_NONE))) && win_empty;
 
   always_comb begin
-    state_d    = state_q;
-    pc_d       = pc_q;
-    regs_d     = regs_q;
-    cycle_d    = cycle_q + 32'd1;
-    retired_d  = retired_q;
-    halted_d   = halted_q;
-    error_d    = error_q;
-    error_pc_d = error_pc_q;
-    cause_d    = cause_q;
-    lp_start_d = lp_start_q;
-    lp_end_d   = lp_end_q;
-    lp_rem_d   = lp_rem_q;
-    depth_d    = depth_q;
-
+    state_d = state_q;
+    pc_d    = pc_q;
     if (run_start) begin
-      state_d   = ST_RUN;
-      pc_d      = '0;
-      cycle_d   = '0;
-      retired_d = '0;
-      halted_d  = 1'b0;
-      error_d   = 1'b0;
-      cause_d   = ERR_NONE;
-      depth_d   = '0;
-      for (int i = 0; i < 16; i++) begin
-        regs_d[i] = i >= 8 ? args_i[i - 8] : 32'd0;
-      end
-    end else if (state_q == ST_IDLE) begin
-      cycle_d = cycle_q;
-    end else begin
-      if (fault != ERR_NONE) begin
-        state_d    = ST_DRAIN;
-        error_d    = 1'b1;
-        error_pc_d = pc_q;
-        cause_d    = fault;
-      end else if (halt_instr) begin
-        state_d   = ST_DRAIN;
-        retired_d = retired_q + 32'd1;
+      state_d = ST_RUN;
+      pc_d    = '0;
+    end else if (state_q != ST_IDLE) begin
+      if (fault != ERR_NONE || halt_instr) begin
+        state_d = ST_DRAIN;
       end else if (step) begin
-        retired_d = retired_q + 32'd1;
-        pc_d      = next_pc;
-        if ((opcode == OP_LI || opcode == OP_ADDI) && rd != '0) begin
-          regs_d[rd] = opcode == OP_LI ? w[1] : resolved[63:32];
-        end
-        depth_d = close_depth;
-        for (int i = 0; i < Depth; i++) begin
-          if (rem_dec[i]) begin
-            lp_rem_d[i] = lp_rem_q[i] - 32'd1;
-          end
-        end
-        if (push) begin
-          lp_start_d[depth_q[1:0]] = pc_q + 16'd1;
-          lp_end_d[depth_q[1:0]]   = loop_end[15:0];
-          lp_rem_d[depth_q[1:0]]   = loop_count;
-          depth_d                  = depth_q + 3'd1;
-        end
+        pc_d = next_pc;
       end
       if (halt_now) begin
-        state_d  = ST_IDLE;
-        halted_d = 1'b1;
+        state_d = ST_IDLE;
       end
     end
   end
@@ -349,20 +305,49 @@ module otpu_seq
       lp_rem_q   <= '{default: '0};
       depth_q    <= '0;
     end else begin
-      state_q    <= state_d;
-      run_q      <= run_i;
-      pc_q       <= pc_d;
-      regs_q     <= regs_d;
-      cycle_q    <= cycle_d;
-      retired_q  <= retired_d;
-      halted_q   <= halted_d;
-      error_q    <= error_d;
-      error_pc_q <= error_pc_d;
-      cause_q    <= cause_d;
-      lp_start_q <= lp_start_d;
-      lp_end_q   <= lp_end_d;
-      lp_rem_q   <= lp_rem_d;
-      depth_q    <= depth_d;
+      state_q <= state_d;
+      run_q   <= run_i;
+      pc_q    <= pc_d;
+      if (run_start) begin
+        cycle_q   <= '0;
+        retired_q <= '0;
+        halted_q  <= 1'b0;
+        error_q   <= 1'b0;
+        cause_q   <= ERR_NONE;
+        depth_q   <= '0;
+        for (int i = 0; i < 16; i++) begin
+          regs_q[i] <= i >= 8 ? args_i[i - 8] : 32'd0;
+        end
+      end else if (state_q != ST_IDLE) begin
+        cycle_q <= cycle_q + 32'd1;
+        if (fault != ERR_NONE) begin
+          error_q    <= 1'b1;
+          error_pc_q <= pc_q;
+          cause_q    <= fault;
+        end else if (halt_instr) begin
+          retired_q <= retired_q + 32'd1;
+        end else if (step) begin
+          retired_q <= retired_q + 32'd1;
+          if ((opcode == OP_LI || opcode == OP_ADDI) && rd != '0) begin
+            regs_q[rd] <= opcode == OP_LI ? w[1] : resolved[63:32];
+          end
+          depth_q <= close_depth;
+          for (int i = 0; i < Depth; i++) begin
+            if (rem_dec[i]) begin
+              lp_rem_q[i] <= lp_rem_q[i] - 32'd1;
+            end
+          end
+          if (push) begin
+            lp_start_q[depth_q[1:0]] <= pc_q + 16'd1;
+            lp_end_q[depth_q[1:0]]   <= loop_end[15:0];
+            lp_rem_q[depth_q[1:0]]   <= loop_count;
+            depth_q                  <= depth_q + 3'd1;
+          end
+        end
+        if (halt_now) begin
+          halted_q <= 1'b1;
+        end
+      end
     end
   end
 

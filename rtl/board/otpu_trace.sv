@@ -87,7 +87,6 @@ module otpu_trace
   logic                pop;
   logic [LvlW-1:0]     level_left;         // after the drain
   logic [NW-1:0]       cap_n;              // this cycle's captured lines (0 when disabled)
-  logic [NB-1:0][63:0] src;                // what enters the queue this cycle
   logic [NW-1:0]       src_n;
   logic                fits, push, hold, lose;
   logic [NW-1:0]       lost_n;
@@ -95,7 +94,6 @@ module otpu_trace
   assign pop        = level_q != '0;
   assign level_left = level_q - LvlW'(pop);
   assign cap_n      = enable_i ? live_n : '0;
-  assign src        = held_q ? held_lines_q : live;
   assign src_n      = held_q ? held_n_q : cap_n;
   assign fits       = level_left + LvlW'(src_n) <= LvlW'(QD);
   assign push       = src_n != '0 && fits;
@@ -153,13 +151,28 @@ module otpu_trace
   end
 
   // ---- The capture queue: line k of the bundle goes to entry tail + k (mod QD) ----
+  // The entries written this cycle as one mask (src_n ones rotated to tail), so an entry's
+  // own logic is one bit test in the cycles nothing is captured (docs/rtl.md "Simulation
+  // speed").
   logic [63:0] queue_q[QD];
+  logic [QD-1:0] wmask;
+  always_comb begin
+    logic [2*QD-1:0] ones;
+    wmask = '0;
+    ones  = '0;
+    if (push && !clear_i) begin
+      ones  = (2 * QD)'(((2 * QD)'(1) << src_n) - (2 * QD)'(1)) << tail_q;
+      wmask = ones[QD-1:0] | ones[2*QD-1:QD];
+    end
+  end
+  // Entry e's place in the bundle (computed only for an entry being written).
+  function automatic logic [NW-1:0] place(int e, logic [PtrW-1:0] tail);
+    return NW'(e >= int'(tail) ? e - int'(tail) : e + QD - int'(tail));
+  endfunction
   for (genvar e = 0; e < QD; e++) begin : g_entry
-    logic [LvlW-1:0] k;  // this entry's place in the bundle
-    assign k = e >= int'(tail_q) ? LvlW'(e - int'(tail_q)) : LvlW'(e + QD - int'(tail_q));
     always_ff @(posedge clk_i) begin
-      if (push && !clear_i && k < LvlW'(src_n)) begin
-        queue_q[e] <= src[NW'(k)];
+      if (wmask[e]) begin
+        queue_q[e] <= held_q ? held_lines_q[place(e, tail_q)] : live[place(e, tail_q)];
       end
     end
   end

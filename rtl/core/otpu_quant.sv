@@ -93,21 +93,21 @@ module otpu_quant
   // State //
   ///////////
 
-  state_e           state_q, state_d;
-  logic [3:0]       slot_q, slot_d;
-  logic             qst_q, qst_d, perrow_q, perrow_d;
-  logic [15:0]      n_q, n_d, rows_q, rows_d, r_q, r_d, j_q, j_d, seg_q, seg_d;
-  logic [AW-1:0]    src_stride_q, src_stride_d, row_src_q, row_src_d;
-  logic [RW-1:0]    act_row_q, act_row_d;
-  logic [BW-1:0]    act_blk_q, act_blk_d;     // ACT RAM block of the next block written
-  logic [BW-1:0]    act_blk0_q, act_blk0_d;   // ACT RAM block of the row's first block
-  logic [31:0]      elem_stride_q, elem_stride_d, dst_stride_q, dst_stride_d;
-  logic [31:0]      row_dst_q, row_dst_d, elem_addr_q, elem_addr_d, sptr_q, sptr_d;
-  logic [31:0]      amax_q, amax_d;
-  logic [D-1:0][7:0] blk_q, blk_d;
-  logic [SW:0]      sidx_q, sidx_d, scnt_q, scnt_d;
-  logic [31:0]      frz_q, frz_d;
-  logic             done_q, done_d;
+  state_e           state_q;
+  logic [3:0]       slot_q;
+  logic             qst_q, perrow_q;
+  logic [15:0]      n_q, rows_q, r_q, j_q, seg_q;
+  logic [AW-1:0]    src_stride_q, row_src_q;
+  logic [RW-1:0]    act_row_q;
+  logic [BW-1:0]    act_blk_q;     // ACT RAM block of the next block written
+  logic [BW-1:0]    act_blk0_q;   // ACT RAM block of the row's first block
+  logic [31:0]      elem_stride_q, dst_stride_q;
+  logic [31:0]      row_dst_q, elem_addr_q, sptr_q;
+  logic [31:0]      amax_q;
+  logic [D-1:0][7:0] blk_q;
+  logic [SW:0]      sidx_q, scnt_q;
+  logic [31:0]      frz_q;
+  logic             done_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -137,31 +137,141 @@ module otpu_quant
       frz_q         <= '0;
       done_q        <= 1'b0;
     end else begin
-      state_q       <= state_d;
-      slot_q        <= slot_d;
-      qst_q         <= qst_d;
-      perrow_q      <= perrow_d;
-      n_q           <= n_d;
-      rows_q        <= rows_d;
-      r_q           <= r_d;
-      j_q           <= j_d;
-      seg_q         <= seg_d;
-      src_stride_q  <= src_stride_d;
-      row_src_q     <= row_src_d;
-      act_row_q     <= act_row_d;
-      act_blk_q     <= act_blk_d;
-      act_blk0_q    <= act_blk0_d;
-      elem_stride_q <= elem_stride_d;
-      dst_stride_q  <= dst_stride_d;
-      row_dst_q     <= row_dst_d;
-      elem_addr_q   <= elem_addr_d;
-      sptr_q        <= sptr_d;
-      amax_q        <= amax_d;
-      blk_q         <= blk_d;
-      sidx_q        <= sidx_d;
-      scnt_q        <= scnt_d;
-      frz_q         <= frz_d;
-      done_q        <= done_d;
+      frz_q         <= frz_q + {31'd0, tm_req_o && !tm_gnt_i};
+      done_q        <= 1'b0;
+
+      // After a segment's pass 2: the next segment, or the row's end.
+      if ((state_q == StP2 && granted && last_grp && qst_q) ||
+          (state_q == StActWr && last_grp)) begin
+        if (state_q == StP2) begin
+          elem_addr_q <= elem_addr_q + (elem_stride_q << LB);
+          sidx_q      <= sidx_q + 1'b1;
+        end else begin
+          act_blk_q <= act_blk_q + 1'b1;
+        end
+        amax_q <= '0;
+        if (!last_seg) begin
+          seg_q   <= seg_end[15:0];
+          j_q     <= seg_end[15:0];
+          state_q <= StP1;
+        end else if (qst_q) begin
+          state_q <= StFlush;
+        end else if (last_row) begin
+          state_q <= StIdle;
+          done_q  <= 1'b1;
+        end else begin
+          r_q       <= r_q + 16'd1;
+          j_q       <= '0;
+          seg_q     <= '0;
+          row_src_q <= row_src_q + src_stride_q;
+          act_row_q <= act_row_q + 1'b1;
+          act_blk_q <= act_blk0_q;
+          state_q   <= StP1;
+        end
+      end else begin
+        unique case (state_q)
+          StIdle: begin
+            if (issue_valid_i) begin
+              slot_q        <= issue_slot_i;
+              qst_q         <= (opcode == OP_QST);
+              perrow_q      <= flags[0];
+              n_q           <= w4[15:0];
+              rows_q        <= w4[31:16];
+              r_q           <= '0;
+              j_q           <= '0;
+              seg_q         <= '0;
+              src_stride_q  <= w5[AW-1:0];
+              row_src_q     <= w1[AW-1:0];
+              act_row_q     <= w6[RW-1:0];
+              act_blk_q     <= w6[8 +: BW];
+              act_blk0_q    <= w6[8 +: BW];
+              elem_stride_q <= w6;
+              dst_stride_q  <= w7;
+              row_dst_q     <= w2;
+              elem_addr_q   <= w2;
+              sptr_q        <= w3;
+              amax_q        <= '0;
+              sidx_q        <= '0;
+              scnt_q        <= '0;
+              frz_q         <= '0;
+              state_q       <= StP1;
+            end
+          end
+          StP1: begin
+            if (granted) begin
+              amax_q <= grp_amax;
+              if (last_grp) begin
+                j_q     <= seg_q;
+                state_q <= StP2;
+              end else begin
+                j_q <= j_next[15:0];
+              end
+            end
+          end
+          StP2: begin
+            if (granted) begin
+              if (qst_q) begin
+                // Not the segment's last group: that is handled above.
+                elem_addr_q <= elem_addr_q + (elem_stride_q << LB);
+                j_q         <= j_next[15:0];
+              end else begin
+                for (int e = 0; e < LANES; e++) begin
+                  if (grp_mask[e]) begin
+                    blk_q[j_q[LD-1:0] + LD'(e)] <= q[e];
+                  end
+                end
+                if (blk_end) begin
+                  state_q <= StActWr;
+                end else begin
+                  j_q <= j_next[15:0];
+                end
+              end
+            end
+          end
+          StActWr: begin
+            // Not the segment's last block: that is handled above.
+            act_blk_q <= act_blk_q + 1'b1;
+            j_q       <= j_next[15:0];
+            state_q   <= StP2;
+          end
+          StFlush: begin
+            if (wr_idle) begin
+              state_q <= StScale;
+            end
+          end
+          StScale: begin
+            if (wr_idle) begin
+              if (scnt_q == sidx_q) begin
+                if (last_row) begin
+                  state_q <= StDrain;
+                end else begin
+                  r_q         <= r_q + 16'd1;
+                  j_q         <= '0;
+                  seg_q       <= '0;
+                  sidx_q      <= '0;
+                  scnt_q      <= '0;
+                  row_src_q   <= row_src_q + src_stride_q;
+                  row_dst_q   <= row_dst_q + dst_stride_q;
+                  elem_addr_q <= row_dst_q + dst_stride_q;
+                  state_q     <= StP1;
+                end
+              end else begin
+                scnt_q <= scnt_q + 1'b1;
+                sptr_q <= sptr_q + 32'd4;
+              end
+            end
+          end
+          StDrain: begin
+            if (wr_idle) begin
+              state_q <= StIdle;
+              done_q  <= 1'b1;
+            end
+          end
+          default: begin
+            state_q <= StIdle;
+          end
+        endcase
+      end
     end
   end
 
@@ -305,174 +415,12 @@ module otpu_quant
 
   assign issue_ready_o = (state_q == StIdle);
 
-  always_comb begin
-    state_d       = state_q;
-    slot_d        = slot_q;
-    qst_d         = qst_q;
-    perrow_d      = perrow_q;
-    n_d           = n_q;
-    rows_d        = rows_q;
-    r_d           = r_q;
-    j_d           = j_q;
-    seg_d         = seg_q;
-    src_stride_d  = src_stride_q;
-    row_src_d     = row_src_q;
-    act_row_d     = act_row_q;
-    act_blk_d     = act_blk_q;
-    act_blk0_d    = act_blk0_q;
-    elem_stride_d = elem_stride_q;
-    dst_stride_d  = dst_stride_q;
-    row_dst_d     = row_dst_q;
-    elem_addr_d   = elem_addr_q;
-    sptr_d        = sptr_q;
-    amax_d        = amax_q;
-    blk_d         = blk_q;
-    sidx_d        = sidx_q;
-    scnt_d        = scnt_q;
-    frz_d         = frz_q + {31'd0, tm_req_o && !tm_gnt_i};
-    done_d        = 1'b0;
-    sbuf_we       = 1'b0;
-    sbuf_wdata    = scale;
-    load          = 1'b0;
-    flush         = 1'b0;
-    word          = 1'b0;
-
-    // After a segment's pass 2: the next segment, or the row's end.
-    if ((state_q == StP2 && granted && last_grp && qst_q) ||
-        (state_q == StActWr && last_grp)) begin
-      if (state_q == StP2) begin
-        load        = 1'b1;
-        elem_addr_d = elem_addr_q + (elem_stride_q << LB);
-        sbuf_we     = 1'b1;
-        sidx_d      = sidx_q + 1'b1;
-      end else begin
-        act_blk_d = act_blk_q + 1'b1;
-      end
-      amax_d = '0;
-      if (!last_seg) begin
-        seg_d   = seg_end[15:0];
-        j_d     = seg_end[15:0];
-        state_d = StP1;
-      end else if (qst_q) begin
-        state_d = StFlush;
-      end else if (last_row) begin
-        state_d = StIdle;
-        done_d  = 1'b1;
-      end else begin
-        r_d       = r_q + 16'd1;
-        j_d       = '0;
-        seg_d     = '0;
-        row_src_d = row_src_q + src_stride_q;
-        act_row_d = act_row_q + 1'b1;
-        act_blk_d = act_blk0_q;
-        state_d   = StP1;
-      end
-    end else begin
-      unique case (state_q)
-        StIdle: begin
-          if (issue_valid_i) begin
-            slot_d        = issue_slot_i;
-            qst_d         = (opcode == OP_QST);
-            perrow_d      = flags[0];
-            n_d           = w4[15:0];
-            rows_d        = w4[31:16];
-            r_d           = '0;
-            j_d           = '0;
-            seg_d         = '0;
-            src_stride_d  = w5[AW-1:0];
-            row_src_d     = w1[AW-1:0];
-            act_row_d     = w6[RW-1:0];
-            act_blk_d     = w6[8 +: BW];
-            act_blk0_d    = w6[8 +: BW];
-            elem_stride_d = w6;
-            dst_stride_d  = w7;
-            row_dst_d     = w2;
-            elem_addr_d   = w2;
-            sptr_d        = w3;
-            amax_d        = '0;
-            sidx_d        = '0;
-            scnt_d        = '0;
-            frz_d         = '0;
-            state_d       = StP1;
-          end
-        end
-        StP1: begin
-          if (granted) begin
-            amax_d = grp_amax;
-            if (last_grp) begin
-              j_d     = seg_q;
-              state_d = StP2;
-            end else begin
-              j_d = j_next[15:0];
-            end
-          end
-        end
-        StP2: begin
-          if (granted) begin
-            if (qst_q) begin
-              // Not the segment's last group: that is handled above.
-              load        = 1'b1;
-              elem_addr_d = elem_addr_q + (elem_stride_q << LB);
-              j_d         = j_next[15:0];
-            end else begin
-              for (int e = 0; e < LANES; e++) begin
-                if (grp_mask[e]) begin
-                  blk_d[j_q[LD-1:0] + LD'(e)] = q[e];
-                end
-              end
-              if (blk_end) begin
-                state_d = StActWr;
-              end else begin
-                j_d = j_next[15:0];
-              end
-            end
-          end
-        end
-        StActWr: begin
-          // Not the segment's last block: that is handled above.
-          act_blk_d = act_blk_q + 1'b1;
-          j_d       = j_next[15:0];
-          state_d   = StP2;
-        end
-        StFlush: begin
-          if (wr_idle) begin
-            flush   = 1'b1;
-            state_d = StScale;
-          end
-        end
-        StScale: begin
-          if (wr_idle) begin
-            if (scnt_q == sidx_q) begin
-              if (last_row) begin
-                state_d = StDrain;
-              end else begin
-                r_d         = r_q + 16'd1;
-                j_d         = '0;
-                seg_d       = '0;
-                sidx_d      = '0;
-                scnt_d      = '0;
-                row_src_d   = row_src_q + src_stride_q;
-                row_dst_d   = row_dst_q + dst_stride_q;
-                elem_addr_d = row_dst_q + dst_stride_q;
-                state_d     = StP1;
-              end
-            end else begin
-              word   = 1'b1;
-              scnt_d = scnt_q + 1'b1;
-              sptr_d = sptr_q + 32'd4;
-            end
-          end
-        end
-        StDrain: begin
-          if (wr_idle) begin
-            state_d = StIdle;
-            done_d  = 1'b1;
-          end
-        end
-        default: state_d = StIdle;
-      endcase
-    end
-  end
+  // The control's strobes, apart from its next state (which the always_ff below writes).
+  assign load       = state_q == StP2 && granted && qst_q;
+  assign sbuf_we    = state_q == StP2 && granted && last_grp && qst_q;
+  assign sbuf_wdata = scale;
+  assign flush      = state_q == StFlush && wr_idle;
+  assign word       = state_q == StScale && wr_idle && scnt_q != sidx_q;
 
   ////////////////
   // Completion //

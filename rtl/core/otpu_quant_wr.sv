@@ -41,17 +41,17 @@ module otpu_quant_wr
     WrWord
   } wr_state_e;
 
-  wr_state_e              state_q, state_d;
-  logic [LANES-1:0][7:0]  buf_q, buf_d;
-  logic [LB:0]            cnt_q, cnt_d;
-  logic [31:0]            addr_q, addr_d, stride_q, stride_d;
-  logic                   gather_q, gather_d;
+  wr_state_e              state_q;
+  logic [LANES-1:0][7:0]  buf_q;
+  logic [LB:0]            cnt_q;
+  logic [31:0]            addr_q, stride_q;
+  logic                   gather_q;
   // The gathered partial word: its word address, bytes and enables.
-  logic                   acc_v_q, acc_v_d;
-  logic [29:0]            acc_word_q, acc_word_d;
-  logic [31:0]            acc_data_q, acc_data_d;
-  logic [3:0]             acc_be_q, acc_be_d;
-  logic [31:0]            word_addr_q, word_addr_d, word_data_q, word_data_d;
+  logic                   acc_v_q;
+  logic [29:0]            acc_word_q;
+  logic [31:0]            acc_data_q;
+  logic [3:0]             acc_be_q;
+  logic [31:0]            word_addr_q, word_data_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -68,18 +68,57 @@ module otpu_quant_wr
       word_addr_q <= '0;
       word_data_q <= '0;
     end else begin
-      state_q     <= state_d;
-      buf_q       <= buf_d;
-      cnt_q       <= cnt_d;
-      addr_q      <= addr_d;
-      stride_q    <= stride_d;
-      gather_q    <= gather_d;
-      acc_v_q     <= acc_v_d;
-      acc_word_q  <= acc_word_d;
-      acc_data_q  <= acc_data_d;
-      acc_be_q    <= acc_be_d;
-      word_addr_q <= word_addr_d;
-      word_data_q <= word_data_d;
+      unique case (state_q)
+        WrIdle: begin
+          if (load_i && count_i != '0) begin
+            buf_q    <= bytes_i;
+            cnt_q    <= count_i;
+            addr_q   <= addr_i;
+            stride_q <= stride_i;
+            gather_q <= (stride_i == 32'd1);
+            state_q  <= WrBytes;
+          end else if (flush_i && acc_v_q) begin
+            state_q <= WrFlush;
+          end else if (word_i) begin
+            word_addr_q <= word_addr_i;
+            word_data_q <= word_data_i;
+            state_q     <= WrWord;
+          end
+        end
+        WrBytes: begin
+          if (!complete || a_ready_i) begin
+            // Consume `take` bytes; an incomplete word stays gathered for the next group.
+            buf_q <= buf_q >> (8 * int'(take));
+            cnt_q <= cnt_q - (LB + 1)'(take);
+            if (gather_q) begin
+              addr_q     <= addr_q + 32'(take);
+              acc_v_q    <= !complete;
+              acc_word_q <= addr_q[31:2];
+              acc_data_q <= merged_data;
+              acc_be_q   <= merged_be;
+            end else begin
+              addr_q <= addr_q + stride_q;
+            end
+            if (cnt_q == (LB + 1)'(take)) begin
+              state_q <= WrIdle;
+            end
+          end
+        end
+        WrFlush: begin
+          if (a_ready_i) begin
+            acc_v_q <= 1'b0;
+            state_q <= WrIdle;
+          end
+        end
+        WrWord: begin
+          if (a_ready_i) begin
+            state_q <= WrIdle;
+          end
+        end
+        default: begin
+          state_q <= WrIdle;
+        end
+      endcase
     end
   end
 
@@ -142,73 +181,5 @@ module otpu_quant_wr
   assign a_we_o  = 1'b1;
   assign a_tag_o = '0;
   assign idle_o  = (state_q == WrIdle);
-
-  /////////////
-  // Control //
-  /////////////
-
-  always_comb begin
-    state_d     = state_q;
-    buf_d       = buf_q;
-    cnt_d       = cnt_q;
-    addr_d      = addr_q;
-    stride_d    = stride_q;
-    gather_d    = gather_q;
-    acc_v_d     = acc_v_q;
-    acc_word_d  = acc_word_q;
-    acc_data_d  = acc_data_q;
-    acc_be_d    = acc_be_q;
-    word_addr_d = word_addr_q;
-    word_data_d = word_data_q;
-    unique case (state_q)
-      WrIdle: begin
-        if (load_i && count_i != '0) begin
-          buf_d    = bytes_i;
-          cnt_d    = count_i;
-          addr_d   = addr_i;
-          stride_d = stride_i;
-          gather_d = (stride_i == 32'd1);
-          state_d  = WrBytes;
-        end else if (flush_i && acc_v_q) begin
-          state_d = WrFlush;
-        end else if (word_i) begin
-          word_addr_d = word_addr_i;
-          word_data_d = word_data_i;
-          state_d     = WrWord;
-        end
-      end
-      WrBytes: begin
-        if (!complete || a_ready_i) begin
-          // Consume `take` bytes; an incomplete word stays gathered for the next group.
-          buf_d = buf_q >> (8 * int'(take));
-          cnt_d = cnt_q - (LB + 1)'(take);
-          if (gather_q) begin
-            addr_d     = addr_q + 32'(take);
-            acc_v_d    = !complete;
-            acc_word_d = addr_q[31:2];
-            acc_data_d = merged_data;
-            acc_be_d   = merged_be;
-          end else begin
-            addr_d = addr_q + stride_q;
-          end
-          if (cnt_q == (LB + 1)'(take)) begin
-            state_d = WrIdle;
-          end
-        end
-      end
-      WrFlush: begin
-        if (a_ready_i) begin
-          acc_v_d = 1'b0;
-          state_d = WrIdle;
-        end
-      end
-      WrWord: begin
-        if (a_ready_i) begin
-          state_d = WrIdle;
-        end
-      end
-      default: state_d = WrIdle;
-    endcase
-  end
 
 endmodule : otpu_quant_wr

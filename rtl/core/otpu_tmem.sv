@@ -61,12 +61,14 @@ module otpu_tmem #(
       we    = 1'b0;
       row   = '0;
       wdata = '0;
-      for (int r = 0; r < NREQ; r++) begin
-        if (gnt_o[r] && mask_i[r][b]) begin
-          en    = 1'b1;
-          we    = we_i[r];
-          row   = addr_i[r][b][AW-1:BankW];
-          wdata = wdata_i[r][b];
+      if (gnt_o != '0) begin  // nothing to select in the cycles no requester is granted
+        for (int r = 0; r < NREQ; r++) begin
+          if (gnt_o[r] && mask_i[r][b]) begin
+            en    = 1'b1;
+            we    = we_i[r];
+            row   = addr_i[r][b][AW-1:BankW];
+            wdata = wdata_i[r][b];
+          end
         end
       end
     end
@@ -88,18 +90,16 @@ module otpu_tmem #(
   // Loss counters //
   ///////////////////
 
-  logic [NREQ-1:0][31:0] lose_d, lose_q;
-  always_comb begin
-    for (int r = 0; r < NREQ; r++) begin
-      lose_d[r] = clear_i ? 32'd0 : lose_q[r] + 32'(deny_o[r]);
-    end
-  end
-
+  logic [NREQ-1:0][31:0] lose_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       lose_q <= '0;
-    end else begin
-      lose_q <= lose_d;
+    end else if (clear_i) begin
+      lose_q <= '0;
+    end else if (deny_o != '0) begin
+      for (int r = 0; r < NREQ; r++) begin
+        lose_q[r] <= lose_q[r] + 32'(deny_o[r]);
+      end
     end
   end
   assign lose_o = lose_q;

@@ -106,9 +106,8 @@ StatusOr<lens::Profile> ParseBaseline(const std::string& json, const std::string
   auto bad = [&](const std::string& field, const std::string& what) {
     return InvalidArgument(path + ": " + field + ": " + what);
   };
-  if (const size_t at = otpu::FindOverlongJsonNumber(json); at != std::string::npos) {
-    return bad("(top)", "invalid JSON at byte " + std::to_string(at) + ": number longer than " +
-                            std::to_string(otpu::kMaxJsonNumberChars) + " characters");
+  if (Status numbers = CheckJsonNumbers(json, ""); !numbers.ok()) {
+    return bad("(top)", numbers.message());  // before the full-precision parse (json.h)
   }
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseFullPrecisionFlag>(json.data(), json.size());  // exact doubles

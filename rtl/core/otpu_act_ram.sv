@@ -3,8 +3,8 @@
 // a cycle. The MXU reads blocks b and b+1 (mod ACT_BLOCKS) of every row at once, in the same
 // cycle: a 4-bit weight chunk covers two blocks. Even and odd blocks live in separate banks,
 // so that is one read per bank. The host port reads one (row, block) for tests and debug.
-// Only the MCOLS rows the MXU's columns use are read: column c's from row rd_row_i + c (mod
-// ACT_ROWS), and only while rd_en_i (0 otherwise); copying every row every cycle is most of
+// Only the rows the MXU's columns use are read: column c's from row rd_row_i + c (mod
+// ACT_ROWS), and only while rd_en_i[c] (0 otherwise); copying every row every cycle is most of
 // what a simulator spends here (docs/rtl.md "Simulation speed").
 module otpu_act_ram #(
   parameter int unsigned  D          = 32,
@@ -21,8 +21,8 @@ module otpu_act_ram #(
   input  logic [BlkW-1:0]                     wr_block_i,
   input  logic [D*8-1:0]                      wr_data_i,
   input  logic [31:0]                         wr_scale_i,
-  // Read (MXU): blocks b and b+1 of rows rd_row_i + c, c = 0 .. MCOLS - 1
-  input  logic                                rd_en_i,
+  // Read (MXU): blocks b and b+1 of rows rd_row_i + c, c = 0 .. MCOLS - 1 with rd_en_i[c]
+  input  logic [MCOLS-1:0]                    rd_en_i,
   input  logic [RowW-1:0]                     rd_row_i,
   input  logic [BlkW-1:0]                     rd_block_i,
   output logic [MCOLS-1:0][1:0][D*8-1:0]      rd_data_o,
@@ -66,8 +66,8 @@ module otpu_act_ram #(
     rd_data_o  = '0;
     rd_scale_o = '0;
     rd_row     = '0;
-    if (rd_en_i) begin
-      for (int c = 0; c < int'(MCOLS); c++) begin
+    for (int c = 0; c < int'(MCOLS); c++) begin
+      if (rd_en_i[c]) begin
         rd_row = rd_row_i + RowW'(c);
         if (rd_block_i[0]) begin
           rd_data_o[c][0]  = gen_bank[1].data_q[rd_row][rd_idx[1]];

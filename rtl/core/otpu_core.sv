@@ -198,7 +198,7 @@ module otpu_core
 
   logic                              mxu_busy, mxu_starve, mxu_bp;
   logic [15:0]                       mxu_fifo_level;
-  logic                              act_rd_en;
+  logic [MCOLS-1:0]                  act_rd_en;
   logic [ActRowW-1:0]                act_rd_row;
   logic [ActBlkW-1:0]                act_rd_block;
   logic [MCOLS-1:0][1:0][D*8-1:0]    act_rd_data;

@@ -64,8 +64,8 @@ module otpu_mxu
   input  logic                                     a_rsp_valid_i,
   input  logic [TAG_W-1:0]                         a_rsp_tag_i,
   input  logic [31:0]                              a_rsp_data_i,
-  // ACT RAM: blocks b and b+1 of every row, in the same cycle
-  output logic                                     act_rd_en_o,   // column c reads row
+  // ACT RAM: blocks b and b+1 of the rows the columns hold, in the same cycle
+  output logic [MCOLS-1:0]                         act_rd_en_o,   // column c reads row
   output logic [$clog2(ACT_ROWS)-1:0]              act_rd_row_o,  // act_rd_row_o + c
   output logic [$clog2(ACT_BLOCKS)-1:0]            act_rd_block_o,
   input  logic [MCOLS-1:0][1:0][D*8-1:0]           act_rd_data_i,

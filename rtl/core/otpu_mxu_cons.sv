@@ -36,8 +36,8 @@ module otpu_mxu_cons
   input  logic [31:0]                                  s2_data_i,
   output logic [1:0]                                   w_pop_o,
   output logic [1:0]                                   s_pop_o,
-  // ACT RAM: blocks b and b+1 of column c's row act_rd_row_o + c, while act_rd_en_o
-  output logic                                         act_rd_en_o,
+  // ACT RAM: blocks b and b+1 of column c's row act_rd_row_o + c, while act_rd_en_o[c]
+  output logic [MCOLS-1:0]                             act_rd_en_o,
   output logic [$clog2(ACT_ROWS)-1:0]                  act_rd_row_o,
   output logic [$clog2(ACT_BLOCKS)-1:0]                act_rd_block_o,
   input  logic [MCOLS-1:0][1:0][D*8-1:0]               act_rd_data_i,
@@ -108,6 +108,16 @@ module otpu_mxu_cons
   logic [RW-1:0]          arow_q;         // ACT RAM row of column 0
   logic [BW-1:0]          blk0_q, blk_q;
   logic [MCOLS-1:0][31:0] accv_q;
+  logic [MCOLS-1:0]       cols_q;        // the columns holding a row in this pass
+
+  // Columns c < m - p * MCOLS hold a row of pass p.
+  function automatic logic [MCOLS-1:0] pass_cols(logic [7:0] m, logic [4:0] p);
+    logic [8:0] left;
+    left = 9'(m) - (9'(p) << LM);
+    for (int c = 0; c < int'(MCOLS); c++) begin
+      pass_cols[c] = (9'(c) < left);
+    end
+  endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -131,6 +141,7 @@ module otpu_mxu_cons
       blk0_q   <= '0;
       blk_q    <= '0;
       accv_q   <= '0;
+      cols_q   <= '0;
     end else begin
 
       if (release_ack_o) begin
@@ -153,6 +164,7 @@ module otpu_mxu_cons
         arow_q   <= w5[24 +: RW];
         blk0_q   <= w7[16 +: BW];
         blk_q    <= w7[16 +: BW];
+        cols_q   <= pass_cols(w5[23:16], 5'd0);
       end
 
       if (go) begin
@@ -170,6 +182,7 @@ module otpu_mxu_cons
             p_q     <= p_q + 5'd1;
             obase_q <= obase_q + AW'(MCOLS * os_q);
             arow_q  <= arow_q + RW'(MCOLS);
+            cols_q  <= pass_cols(m_q, p_q + 5'd1);
           end else begin
             act_q <= 1'b0;
           end
@@ -193,13 +206,14 @@ module otpu_mxu_cons
 
   assign act_rd_block_o = blk_q;
   assign act_rd_row_o   = arow_q;
-  assign act_rd_en_o    = act_q;
+  assign act_rd_en_o    = act_q ? cols_q : '0;
 
   logic [MCOLS-1:0][31:0] col_acc;
   for (genvar c = 0; c < MCOLS; c++) begin : gen_col
     // Paired, column c >= HALF takes chunk c+1 (block b+1, scale s2) for row c - HALF and
     // continues that row's column: it reads what column c - HALF reads (its row's block b+1),
-    // and it is computed only in a cycle that takes a pair.
+    // and it is computed only in a cycle that takes a pair. A column that holds no row is not
+    // computed at all: its result is never drained (decode MMs have m = 1).
     logic                  en, second;
     logic [31:0]           acc_in, acc_own;
     logic [D*8-1:0]        w;
@@ -208,13 +222,13 @@ module otpu_mxu_cons
     assign acc_own = !first ? accv_q[c] : (accf_q ? pl_data_i[c] : 32'd0);
     if (c >= int'(HALF)) begin : gen_second
       assign second = pairs_q;
-      assign en     = go && (!pairs_q || pair);
+      assign en     = go && (pairs_q ? (pair && cols_q[c-int'(HALF)]) : cols_q[c]);
       assign acc_in = second ? col_acc[c-int'(HALF)] : acc_own;
       assign act    = second ? {2{act_rd_data_i[c-int'(HALF)][1]}} : act_rd_data_i[c];
       assign sa     = second ? {2{act_rd_scale_i[c-int'(HALF)][1]}} : act_rd_scale_i[c];
     end else begin : gen_first
       assign second = 1'b0;
-      assign en     = go;
+      assign en     = go && cols_q[c];
       assign acc_in = acc_own;
       assign act    = act_rd_data_i[c];
       assign sa     = act_rd_scale_i[c];
@@ -275,11 +289,7 @@ module otpu_mxu_cons
   assign dr_stride_o = os_q;
   assign dr_slot_o   = slot_q;
   assign dr_last_o   = last_row;
-  always_comb begin
-    for (int c = 0; c < int'(MCOLS); c++) begin
-      dr_cols_o[c] = (9'(c) < 9'(m_q) - (9'(p_q) << LM));
-    end
-  end
+  assign dr_cols_o   = cols_q;
 
   assign busy_o     = act_q;
   assign slot_o     = slot_q;

@@ -2,7 +2,8 @@
 // values (element e in bits 8e +: 8) and one fp32 scale. QUANT writes one block and its scale
 // a cycle. The MXU reads blocks b and b+1 (mod ACT_BLOCKS) of every row at once, in the same
 // cycle: a 4-bit weight chunk covers two blocks. Even and odd blocks live in separate banks,
-// so that is one read per bank. The host port reads one (row, block) for tests and debug.
+// so that is one read per bank. The host port reads one (row, block) for tests and debug,
+// while host_en_i (the core is not running).
 // Only the rows the MXU's columns use are read: column c's from row rd_row_i + c (mod
 // ACT_ROWS), and only while rd_en_i[c] (0 otherwise); copying every row every cycle is most of
 // what a simulator spends here (docs/rtl.md "Simulation speed").
@@ -27,7 +28,8 @@ module otpu_act_ram #(
   input  logic [BlkW-1:0]                     rd_block_i,
   output logic [MCOLS-1:0][1:0][D*8-1:0]      rd_data_o,
   output logic [MCOLS-1:0][1:0][31:0]         rd_scale_o,
-  // Host read
+  // Host read, while host_en_i (0 otherwise)
+  input  logic                                host_en_i,
   input  logic [RowW-1:0]                     host_row_i,
   input  logic [BlkW-1:0]                     host_block_i,
   output logic [D*8-1:0]                      host_data_o,
@@ -43,9 +45,6 @@ module otpu_act_ram #(
   assign rd_idx[0] = rd_block_i[0] ? rd_next[BlkW-1:1] : rd_block_i[BlkW-1:1];
   assign rd_idx[1] = rd_block_i[BlkW-1:1];
 
-  logic [1:0][D*8-1:0] host_data;
-  logic [1:0][31:0]    host_scale;
-
   // Bank k (0 even, 1 odd blocks): [row][block / 2].
   for (genvar k = 0; k < 2; k++) begin : gen_bank
     logic [D*8-1:0] data_q[ACT_ROWS][Half];
@@ -56,8 +55,6 @@ module otpu_act_ram #(
         scale_q[wr_row_i][wr_block_i[BlkW-1:1]] <= wr_scale_i;
       end
     end
-    assign host_data[k]  = data_q[host_row_i][host_block_i[BlkW-1:1]];
-    assign host_scale[k] = scale_q[host_row_i][host_block_i[BlkW-1:1]];
   end
 
   // Block b comes from bank b mod 2, block b+1 from the other one.
@@ -84,8 +81,22 @@ module otpu_act_ram #(
     end
   end
 
-  assign host_data_o  = host_data[host_block_i[0]];
-  assign host_scale_o = host_scale[host_block_i[0]];
+  // The host port's inputs are the model's top-level inputs: the simulator evaluates this at
+  // every settle of any input, so it reads only while the host may (docs/rtl.md "Simulation
+  // speed").
+  always_comb begin
+    host_data_o  = '0;
+    host_scale_o = '0;
+    if (host_en_i) begin
+      if (host_block_i[0]) begin
+        host_data_o  = gen_bank[1].data_q[host_row_i][host_block_i[BlkW-1:1]];
+        host_scale_o = gen_bank[1].scale_q[host_row_i][host_block_i[BlkW-1:1]];
+      end else begin
+        host_data_o  = gen_bank[0].data_q[host_row_i][host_block_i[BlkW-1:1]];
+        host_scale_o = gen_bank[0].scale_q[host_row_i][host_block_i[BlkW-1:1]];
+      end
+    end
+  end
 
   logic unused_rd_next;
   assign unused_rd_next = rd_next[0];

@@ -42,7 +42,7 @@ module otpu_core
   output logic [31:0]                      retired_o,     // instructions, HALT included
   output logic [31:0]                      version_o,     // D | MCOLS | LANES
   // Host access to TMEM (LANES words from host_tm_addr_i) and ACT RAM while not running:
-  // reads in the same cycle, writes (registered) at the second edge
+  // reads in the same cycle (0 while running), writes (registered) at the second edge
   input  logic                             host_tm_we_i,
   input  logic [AW-1:0]                    host_tm_addr_i,  // a multiple of LANES
   input  logic [LANES-1:0][31:0]           host_tm_wdata_i,
@@ -299,6 +299,7 @@ module otpu_core
     .wdata_i(tm_wdata),
     .gnt_o  (tm_gnt),
     .rdata_o(tm_rdata),
+    .host_ren_i  (!running),
     .host_raddr_i(host_tm_addr_i),
     .host_rdata_o(host_tm_rdata_o),
     .deny_o (tm_deny),
@@ -322,6 +323,7 @@ module otpu_core
     .rd_block_i  (act_rd_block),
     .rd_data_o   (act_rd_data),
     .rd_scale_o  (act_rd_scale),
+    .host_en_i   (!running),
     .host_row_i  (host_act_row_i),
     .host_block_i(host_act_block_i),
     .host_data_o (host_act_data_o),

@@ -109,13 +109,19 @@ module otpu_core_events
 
   // Port transfers of the run so far; with this cycle's, at the halt only (0 before).
   logic [3:0][31:0] ports_q;
-  logic [3:0][1:0]  ports_inc;
-  assign ports_inc = {2'(act.a_quant), 2'(act.a_mxu), 2'(act.b_rd_dma) + 2'(act.b_wr_dma),
-                      2'(act.b_rd_mxu)};
+  // The port transfers after one more cycle of activity a: [0] bmxu, [1] bdma, [2] amxu,
+  // [3] aq. A function called at the edge and in the halt cycle, not a signal that would follow
+  // every settle of the memory's ready inputs (otpu_evwin's counted).
+  function automatic logic [3:0][31:0] ported(logic [3:0][31:0] ports, act_t a);
+    ported[0] = ports[0] + 32'(a.b_rd_mxu);
+    ported[1] = ports[1] + 32'(a.b_rd_dma) + 32'(a.b_wr_dma);
+    ported[2] = ports[2] + 32'(a.a_mxu);
+    ported[3] = ports[3] + 32'(a.a_quant);
+  endfunction
   always_comb begin
     ev_halt_ports_o = '0;
     if (halt_i) begin
-      for (int i = 0; i < 4; i++) ev_halt_ports_o[i] = ports_q[i] + 32'(ports_inc[i]);
+      ev_halt_ports_o = ported(ports_q, act);
     end
   end
 
@@ -132,7 +138,7 @@ module otpu_core_events
       for (int u = 0; u < NUM_UNITS; u++) begin
         inflight_q[u] <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]);
       end
-      for (int i = 0; i < 4; i++) ports_q[i] <= ports_q[i] + 32'(ports_inc[i]);
+      ports_q <= ported(ports_q, act);
     end
   end
 

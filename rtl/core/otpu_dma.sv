@@ -172,16 +172,20 @@ module otpu_dma
   logic [31:0]    wq_addr;
 
   // The chunk with this cycle's TMEM group merged in: group word j sits in lane
-  // (dw_tmem + j) mod LANES.
+  // (dw_tmem + j) mod LANES. Only an ST uses it (merged only then: docs/rtl.md "Simulation
+  // speed").
   always_comb begin
+    logic [LaneW-1:0] lane;
+    lane       = '0;
     stb_data_d = stb_data_q;
     stb_be_d   = stb_be_q;
-    for (int k = 0; k < Words; k++) begin
-      logic [LaneW-1:0] lane;
-      lane = LaneW'(dw_tmem) + LaneW'(k - int'(off));
-      if (k >= int'(off) && 32'(k - int'(off)) < dw_words) begin
-        stb_data_d[32*k +: 32] = tm_rdata_i[lane];
-        stb_be_d[4*k +: 4]     = 4'hF;
+    if (is_st_q && dw_active) begin
+      for (int k = 0; k < Words; k++) begin
+        lane = LaneW'(dw_tmem) + LaneW'(k - int'(off));
+        if (k >= int'(off) && 32'(k - int'(off)) < dw_words) begin
+          stb_data_d[32*k +: 32] = tm_rdata_i[lane];
+          stb_be_d[4*k +: 4]     = 4'hF;
+        end
       end
     end
   end
@@ -212,8 +216,11 @@ module otpu_dma
   // TMEM //
   //////////
 
-  // LD writes a group once its chunk has arrived; ST reads one while the queue has room.
+  // LD writes a group once its chunk has arrived; ST reads one while the queue has room. The
+  // lanes are 0 while the walk is idle (the TMEM looks at them only with tm_req_o).
   always_comb begin
+    logic [LaneW-1:0] j;
+    j          = '0;
     tm_req_o   = 1'b0;
     tm_we_o    = !is_st_q;
     tm_mask_o  = '0;
@@ -221,14 +228,13 @@ module otpu_dma
     tm_wdata_o = '0;
     if (busy_q && dw_active) begin
       tm_req_o = is_st_q ? !wq_full : rob_valid_q[rob_head_q];
-    end
-    // Lane l carries group word j = (l - dw_tmem) mod LANES, of bank l.
-    for (int l = 0; l < LANES; l++) begin
-      logic [LaneW-1:0] j;
-      j             = LaneW'(l) - LaneW'(dw_tmem);
-      tm_mask_o[l]  = 32'(j) < dw_words;
-      tm_addr_o[l]  = AW'(dw_tmem + 32'(j));
-      tm_wdata_o[l] = head_chunk[32*((int'(off) + int'(j)) % Words) +: 32];
+      // Lane l carries group word j = (l - dw_tmem) mod LANES, of bank l.
+      for (int l = 0; l < LANES; l++) begin
+        j             = LaneW'(l) - LaneW'(dw_tmem);
+        tm_mask_o[l]  = 32'(j) < dw_words;
+        tm_addr_o[l]  = AW'(dw_tmem + 32'(j));
+        tm_wdata_o[l] = head_chunk[32*((int'(off) + int'(j)) % Words) +: 32];
+      end
     end
   end
 

@@ -22,34 +22,37 @@ module otpu_evwin
   logic [31:0]             n_q;
   logic [WC_NUM-1:0][31:0] cnt_q;
 
-  // This cycle's increments (0..2), packed: the simulator evaluates them on every settle.
-  logic [WC_NUM-1:0][1:0] inc;
-  always_comb begin
+  // The columns after one more cycle of activity a (0..2 each; FF and FC add nothing). A
+  // function, not a signal: a's bits change with the memory's ready inputs, so a signal would
+  // be evaluated at every settle of the inputs; called at the edge and in a window's last cycle
+  // it runs once a cycle (docs/rtl.md "Simulation speed").
+  function automatic logic [WC_NUM-1:0][31:0] counted(logic [WC_NUM-1:0][31:0] cnt, act_t a);
+    logic [WC_NUM-1:0][1:0] inc;
     inc        = '0;
-    inc[WC_BM] = 2'(act_i.b_rd_mxu);
-    inc[WC_BD] = 2'(act_i.b_rd_dma) + 2'(act_i.b_wr_dma);
-    inc[WC_AM] = 2'(act_i.a_mxu);
-    inc[WC_AQ] = 2'(act_i.a_quant);
-    inc[WC_MX] = 2'(act_i.busy[U_MXU]);
-    inc[WC_FM] = 2'(act_i.deny[U_MXU]);
-    inc[WC_FQ] = 2'(act_i.deny[U_QUANT]);
-    inc[WC_FV] = 2'(act_i.deny[U_VPU]);
-    inc[WC_BS] = 2'(act_i.b_wait);
-    inc[WC_AS] = 2'(act_i.a_wait);
-    inc[WC_MS] = 2'(act_i.mxu_starve);
-    inc[WC_MB] = 2'(act_i.mxu_bp);
-    inc[WC_LD] = 2'(act_i.busy[U_DMA]);
-  end
+    inc[WC_BM] = 2'(a.b_rd_mxu);
+    inc[WC_BD] = 2'(a.b_rd_dma) + 2'(a.b_wr_dma);
+    inc[WC_AM] = 2'(a.a_mxu);
+    inc[WC_AQ] = 2'(a.a_quant);
+    inc[WC_MX] = 2'(a.busy[U_MXU]);
+    inc[WC_FM] = 2'(a.deny[U_MXU]);
+    inc[WC_FQ] = 2'(a.deny[U_QUANT]);
+    inc[WC_FV] = 2'(a.deny[U_VPU]);
+    inc[WC_BS] = 2'(a.b_wait);
+    inc[WC_AS] = 2'(a.a_wait);
+    inc[WC_MS] = 2'(a.mxu_starve);
+    inc[WC_MB] = 2'(a.mxu_bp);
+    inc[WC_LD] = 2'(a.busy[U_DMA]);
+    for (int c = 0; c < WC_NUM; c++) begin
+      counted[c] = cnt[c] + 32'(inc[c]);
+    end
+  endfunction
 
-  // The window including this cycle: its sums only in the cycle it ends (0 otherwise).
   assign win_n_o = n_q + 32'd1;
   assign win_o   = running_i && (last_i || win_n_o >= win_len_i);
   always_comb begin
     win_cnt_o = '0;
     if (win_o) begin
-      for (int c = 0; c < WC_NUM; c++) begin
-        win_cnt_o[c] = cnt_q[c] + 32'(inc[c]);
-      end
+      win_cnt_o        = counted(cnt_q, act_i);
       win_cnt_o[WC_FF] = 32'(act_i.fifo_level);
     end
   end
@@ -62,10 +65,8 @@ module otpu_evwin
       n_q   <= '0;
       cnt_q <= '0;
     end else if (running_i) begin
-      n_q <= win_n_o;
-      for (int c = 0; c < WC_NUM; c++) begin
-        cnt_q[c] <= cnt_q[c] + 32'(inc[c]);
-      end
+      n_q   <= win_n_o;
+      cnt_q <= counted(cnt_q, act_i);
     end
   end
 

@@ -22,6 +22,7 @@ module otpu_tmem #(
   output logic [LANES-1:0][31:0]              rdata_o,   // bank l's word, for lane l
   // Host read port: LANES words from a LANES-aligned address, combinational, outside the
   // arbitration (a second read port of every bank; only used while the core is idle).
+  input  logic                                host_ren_i,  // host_rdata_o is 0 without
   input  logic [AW-1:0]                       host_raddr_i,
   output logic [LANES-1:0][31:0]              host_rdata_o,
   output logic [NREQ-1:0]                     deny_o,    // asked and refused this cycle
@@ -80,7 +81,9 @@ module otpu_tmem #(
       end
     end
     assign rdata_o[b]      = mem_q[row];
-    assign host_rdata_o[b] = mem_q[host_raddr_i[AW-1:BankW]];
+    // A top-level input addresses it: read only while the host may (docs/rtl.md "Simulation
+    // speed").
+    assign host_rdata_o[b] = host_ren_i ? mem_q[host_raddr_i[AW-1:BankW]] : 32'd0;
   end
 
   logic [BankW-1:0] unused_host_bank;

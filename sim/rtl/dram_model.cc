@@ -88,9 +88,10 @@ void DramModel::Push(Port* port, int64_t due, uint32_t tag, uint64_t addr, uint6
   p.due = due;
   p.seq = port->seq++;
   p.tag = tag;
-  p.data.assign(size_t(len), 0);
+  p.data.resize(size_t(len));
   if (!mem_->Contains(addr, len)) {
     Fail(what, addr, len);
+    std::fill(p.data.begin(), p.data.end(), 0);
   } else {
     mem_->Read(addr, p.data.data(), len);
   }

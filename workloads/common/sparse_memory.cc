@@ -10,6 +10,7 @@ SparseMemory& SparseMemory::operator=(const SparseMemory& other) {
   if (this == &other) return *this;
   size_ = other.size_;
   pages_.clear();
+  Forget();
   for (const auto& [index, data] : other.pages_) {
     auto copy = std::make_unique<uint8_t[]>(kPageBytes);
     std::memcpy(copy.get(), data.get(), kPageBytes);
@@ -18,17 +19,36 @@ SparseMemory& SparseMemory::operator=(const SparseMemory& other) {
   return *this;
 }
 
+SparseMemory& SparseMemory::operator=(SparseMemory&& other) noexcept {
+  if (this == &other) return *this;
+  size_ = other.size_;
+  pages_ = std::move(other.pages_);
+  other.pages_.clear();
+  Forget();
+  other.Forget();
+  return *this;
+}
+
 uint8_t* SparseMemory::PageForWrite(uint64_t page) {
+  Recent& r = recent_[page % kRecent];
+  if (r.data != nullptr && r.page == page) return r.data;
   auto it = pages_.find(page);
-  if (it != pages_.end()) return it->second.get();
-  auto data = std::make_unique<uint8_t[]>(kPageBytes);
-  std::memset(data.get(), 0, kPageBytes);
-  return pages_.emplace(page, std::move(data)).first->second.get();
+  if (it == pages_.end()) {
+    auto data = std::make_unique<uint8_t[]>(kPageBytes);
+    std::memset(data.get(), 0, kPageBytes);
+    it = pages_.emplace(page, std::move(data)).first;
+  }
+  r = {page, it->second.get()};
+  return r.data;
 }
 
 const uint8_t* SparseMemory::PageForRead(uint64_t page) const {
+  Recent& r = recent_[page % kRecent];
+  if (r.data != nullptr && r.page == page) return r.data;
   auto it = pages_.find(page);
-  return it == pages_.end() ? nullptr : it->second.get();
+  if (it == pages_.end()) return nullptr;
+  r = {page, it->second.get()};
+  return r.data;
 }
 
 void SparseMemory::Write(uint64_t addr, const void* data, uint64_t len) {

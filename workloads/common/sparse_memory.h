@@ -1,8 +1,10 @@
 // Sparse byte-addressed memory: the DRAM image of a workload and the DRAM of every model
 // (ISA simulator, RTL harness, board model). Pages appear on first write; unwritten bytes read 0.
+// One thread at a time: reads remember the last page they found.
 #ifndef OTPU_WORKLOADS_COMMON_SPARSE_MEMORY_H_
 #define OTPU_WORKLOADS_COMMON_SPARSE_MEMORY_H_
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -18,8 +20,8 @@ class SparseMemory {
   explicit SparseMemory(uint64_t size_bytes) : size_(size_bytes) {}
   SparseMemory(const SparseMemory& other) { *this = other; }
   SparseMemory& operator=(const SparseMemory& other);
-  SparseMemory(SparseMemory&&) = default;
-  SparseMemory& operator=(SparseMemory&&) = default;
+  SparseMemory(SparseMemory&& other) noexcept { *this = std::move(other); }
+  SparseMemory& operator=(SparseMemory&& other) noexcept;
 
   uint64_t size() const { return size_; }
   // True when [addr, addr+len) lies inside the memory.
@@ -53,14 +55,27 @@ class SparseMemory {
   bool SameBytes(const SparseMemory& other) const;
   // Lowest address where the two differ, or -1.
   int64_t FirstDifference(const SparseMemory& other) const;
-  void Clear() { pages_.clear(); }
+  void Clear() {
+    pages_.clear();
+    Forget();
+  }
 
  private:
   uint8_t* PageForWrite(uint64_t page);
   const uint8_t* PageForRead(uint64_t page) const;
+  void Forget() const { recent_.fill({}); }
 
   uint64_t size_ = 0;
   std::map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;  // key: page index
+  // The pages found last, by page index mod kRecent: a model reads along a few streams (weights,
+  // scales, activations), each mostly within one page. A page never moves or goes away while
+  // it is in pages_; only Clear and assignment remove pages.
+  struct Recent {
+    uint64_t page = 0;
+    uint8_t* data = nullptr;
+  };
+  static constexpr size_t kRecent = 8;
+  mutable std::array<Recent, kRecent> recent_{};
 };
 
 }  // namespace otpu

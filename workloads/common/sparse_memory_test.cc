@@ -37,5 +37,28 @@ TEST(SparseMemory, FirstDifferenceTreatsMissingPagesAsZero) {
   EXPECT_TRUE(c.SameBytes(b));
 }
 
+TEST(SparseMemory, ClearMoveAndAssignForgetTheLastPageRead) {
+  SparseMemory a(1 << 20);
+  a.Write32(0x10000, 7);
+  EXPECT_EQ(a.Read32(0x10000), 7u);
+  a.Clear();
+  EXPECT_EQ(a.Read32(0x10000), 0u);
+
+  a.Write32(0x10000, 8);
+  EXPECT_EQ(a.Read32(0x10000), 8u);
+  SparseMemory b = std::move(a);
+  EXPECT_EQ(b.Read32(0x10000), 8u);
+  EXPECT_EQ(a.Read32(0x10000), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty
+
+  SparseMemory c(1 << 20);
+  c.Write32(0x10004, 9);
+  EXPECT_EQ(c.Read32(0x10004), 9u);
+  c = b;
+  EXPECT_EQ(c.Read32(0x10004), 0u);
+  EXPECT_EQ(c.Read32(0x10000), 8u);
+  b.Write32(0x10000, 10);  // a copy owns its pages
+  EXPECT_EQ(c.Read32(0x10000), 8u);
+}
+
 }  // namespace
 }  // namespace otpu

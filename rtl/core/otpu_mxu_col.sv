@@ -28,17 +28,22 @@ module otpu_mxu_col
   logic [2*D-1:0][7:0] act2;
   assign act2 = act_i;
 
-  // A 4-bit weight's value, mxu_nibble as a table indexed by {fp4, nibble} (an unpacked
-  // constant array: one load, where a packed one is a wide select).
-  localparam logic signed [4:0] NibVal[32] = '{
-    5'sd0, 5'sd1, 5'sd2, 5'sd3, 5'sd4, 5'sd5, 5'sd6, 5'sd7,                  // int4 0..7
-    -5'sd8, -5'sd7, -5'sd6, -5'sd5, -5'sd4, -5'sd3, -5'sd2, -5'sd1,          // int4 8..15
-    5'sd0, 5'sd1, 5'sd2, 5'sd3, 5'sd4, 5'sd6, 5'sd8, 5'sd12,                 // fp4 0..7
-    5'sd0, -5'sd1, -5'sd2, -5'sd3, -5'sd4, -5'sd6, -5'sd8, -5'sd12           // fp4 8..15
+  // A 4-bit weight's value, mxu_nibble as a table indexed by {fp4, nibble}, sign-extended to 32
+  // bits (an unpacked constant array: one load, where a packed one is a wide select).
+  localparam logic [31:0] NibVal[32] = '{
+    32'd0, 32'd1, 32'd2, 32'd3, 32'd4, 32'd5, 32'd6, 32'd7,                  // int4 0..7
+    -32'd8, -32'd7, -32'd6, -32'd5, -32'd4, -32'd3, -32'd2, -32'd1,          // int4 8..15
+    32'd0, 32'd1, 32'd2, 32'd3, 32'd4, 32'd6, 32'd8, 32'd12,                 // fp4 0..7
+    32'd0, -32'd1, -32'd2, -32'd3, -32'd4, -32'd6, -32'd8, -32'd12           // fp4 8..15
   };
 
-  logic signed [31:0] isum0, isum1;
-  logic [31:0]        scale0, scale1, acc1;
+  // The sums are exact in 32 bits, so they are computed modulo 2^32: each int8 is sign-extended
+  // as (b ^ 0x80) - 128 and the products are unsigned, which are the same 32 bits as the signed
+  // ones. Written so, a simulator's C++ compiler turns each product into a byte load with sign
+  // extension and one multiply; $signed operands cost it three times as many instructions
+  // (docs/rtl.md "Simulation speed").
+  logic [31:0] isum0, isum1;
+  logic [31:0] scale0, scale1, acc1;
   always_comb begin
     acc_o  = 32'd0;
     isum0  = '0;
@@ -47,20 +52,19 @@ module otpu_mxu_col
     scale1 = 32'd0;
     acc1   = 32'd0;
     if (en_i) begin
-      // Exact sums (the products of otpu_core_pkg::mxu_mac, written out so that they unroll
-      // to byte selects): the whole chunk (int8), or its first and second half (4-bit).
+      // The whole chunk (int8), or its first and second half (4-bit).
       if (!four_bit_i) begin
         for (int e = 0; e < int'(D); e++) begin
-          isum0 += 32'($signed(w_i[8*e +: 8])) * 32'($signed(act2[e]));
+          isum0 += ((32'(w_i[8*e +: 8]) ^ 32'h80) - 32'd128) * ((32'(act2[e]) ^ 32'h80) - 32'd128);
         end
       end else begin
         for (int e = 0; e < int'(D); e++) begin
           if (e < int'(D) / 2) begin
-            isum0 += 32'($signed(act2[2*e])) * 32'(NibVal[{fp4_i, w_i[8*e +: 4]}])
-                   + 32'($signed(act2[2*e+1])) * 32'(NibVal[{fp4_i, w_i[8*e+4 +: 4]}]);
+            isum0 += ((32'(act2[2*e]) ^ 32'h80) - 32'd128) * NibVal[{fp4_i, w_i[8*e +: 4]}]
+                   + ((32'(act2[2*e+1]) ^ 32'h80) - 32'd128) * NibVal[{fp4_i, w_i[8*e+4 +: 4]}];
           end else begin
-            isum1 += 32'($signed(act2[2*e])) * 32'(NibVal[{fp4_i, w_i[8*e +: 4]}])
-                   + 32'($signed(act2[2*e+1])) * 32'(NibVal[{fp4_i, w_i[8*e+4 +: 4]}]);
+            isum1 += ((32'(act2[2*e]) ^ 32'h80) - 32'd128) * NibVal[{fp4_i, w_i[8*e +: 4]}]
+                   + ((32'(act2[2*e+1]) ^ 32'h80) - 32'd128) * NibVal[{fp4_i, w_i[8*e+4 +: 4]}];
           end
         end
       end

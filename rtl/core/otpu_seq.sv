@@ -117,8 +117,11 @@ module otpu_seq
     endcase
   end
 
-  logic    chk_err;
-  err_e    chk_cause;
+  // The legality check runs in the first cycle the sequencer holds an instruction (after a
+  // step, or the run's start); while the instruction waits for a window slot it keeps that
+  // answer: its words and registers cannot change before the next step.
+  logic    chk_fresh_q, chk_err;
+  err_e    chk_cause, chk_cause_q, chk_now;
   fprint_t fp;
 
   otpu_seq_check #(
@@ -128,10 +131,12 @@ module otpu_seq
     .TMEM_WORDS(TMEM_WORDS),
     .DRAM_BYTES(DRAM_BYTES)
   ) u_check (
+    .en_i   (chk_fresh_q),
     .instr_i(resolved),
-    .err_o  (chk_err),
     .cause_o(chk_cause)
   );
+  assign chk_now = chk_fresh_q ? chk_cause : chk_cause_q;
+  assign chk_err = chk_now != ERR_NONE;
 
   otpu_seq_fprint #(
     .D(D)
@@ -211,7 +216,7 @@ module otpu_seq
         fault = ERR_PAST_END;
       end else if (is_unit_op) begin
         if (chk_err) begin
-          fault = chk_cause;
+          fault = chk_now;
         end else begin
           disp_valid = 1'b1;
           step       = disp_ready;
@@ -304,10 +309,14 @@ module otpu_seq
       lp_end_q   <= '{default: '0};
       lp_rem_q   <= '{default: '0};
       depth_q    <= '0;
+      chk_fresh_q <= 1'b0;
+      chk_cause_q <= ERR_NONE;
     end else begin
-      state_q <= state_d;
-      run_q   <= run_i;
-      pc_q    <= pc_d;
+      state_q     <= state_d;
+      run_q       <= run_i;
+      pc_q        <= pc_d;
+      chk_fresh_q <= run_start || (state_q == ST_RUN && step);
+      chk_cause_q <= chk_now;
       if (run_start) begin
         cycle_q   <= '0;
         retired_q <= '0;

@@ -1,6 +1,8 @@
 // Legality of a resolved unit instruction: the checks of sim/isa/checks.cc, in the same order,
 // on the effective operands (w1..w3 hold e1..e3). Combinational. The first failing check
-// names the cause; the sequencer raises ERROR at this pc instead of dispatching.
+// names the cause; the sequencer raises ERROR at this pc instead of dispatching. Checked only
+// while en_i (ERR_NONE otherwise): the sequencer checks an instruction in the first cycle it
+// holds it and keeps the answer while it waits (docs/rtl.md "Simulation speed").
 module otpu_seq_check
   import otpu_pkg::*;
   import otpu_core_pkg::*;
@@ -11,9 +13,9 @@ module otpu_seq_check
   parameter int unsigned     TMEM_WORDS = 65536,
   parameter longint unsigned DRAM_BYTES = 64'd1 << 30
 ) (
+  input  logic               en_i,
   input  logic [INSTR_W-1:0] instr_i,
-  output logic               err_o,
-  output err_e               cause_o
+  output err_e               cause_o     // ERR_NONE: legal
 );
 
   localparam int unsigned LogD = $clog2(D);
@@ -49,7 +51,7 @@ module otpu_seq_check
   err_e dma_cause;
   always_comb begin
     dma_cause = ERR_NONE;
-    if (opcode == OP_LD || opcode == OP_ST) begin  // only the instruction's own checks run
+    if (en_i && opcode == OP_LD || opcode == OP_ST) begin  // only the instruction's own checks run
       if (w[4] == '0 || w[5] == '0) begin
         dma_cause = ERR_ZERO;
       end else if (w[2][1:0] != 2'd0 || w[6][1:0] != 2'd0) begin
@@ -81,7 +83,7 @@ module otpu_seq_check
   err_e mm_cause;
   always_comb begin
     mm_cause = ERR_NONE;
-    if (opcode == OP_MM) begin  // only the instruction's own checks run
+    if (en_i && opcode == OP_MM) begin  // only the instruction's own checks run
       if (flags[3:2] == 2'd3) begin
         mm_cause = ERR_WF;
       end else if (mm_n == '0 || mm_k == '0 || mm_m == '0) begin
@@ -121,7 +123,7 @@ module otpu_seq_check
   err_e qact_cause;
   always_comb begin
     qact_cause = ERR_NONE;
-    if (opcode == OP_QACT) begin  // only the instruction's own checks run
+    if (en_i && opcode == OP_QACT) begin  // only the instruction's own checks run
       if (q_n == '0 || q_rows == '0) begin
         qact_cause = ERR_ZERO;
       end else if (misaligned_d(q_n)) begin
@@ -147,7 +149,7 @@ module otpu_seq_check
   err_e qst_cause;
   always_comb begin
     qst_cause = ERR_NONE;
-    if (opcode == OP_QST) begin  // only the instruction's own checks run
+    if (en_i && opcode == OP_QST) begin  // only the instruction's own checks run
       if (q_n == '0 || q_rows == '0) begin
         qst_cause = ERR_ZERO;
       end else if (!q_perrow && misaligned_d(q_n)) begin
@@ -206,7 +208,7 @@ module otpu_seq_check
   err_e vop_cause;
   always_comb begin
     vop_cause = ERR_NONE;
-    if (opcode == OP_VOP) begin  // only the instruction's own checks run
+    if (en_i && opcode == OP_VOP) begin  // only the instruction's own checks run
       if (v_fn > VOP_SCALE) begin
         vop_cause = ERR_VOP_FN;
       end else if (v_n == '0 || v_m == '0) begin
@@ -235,6 +237,5 @@ module otpu_seq_check
       default:      cause_o = ERR_NONE;
     endcase
   end
-  assign err_o = cause_o != ERR_NONE;
 
 endmodule : otpu_seq_check

@@ -61,18 +61,32 @@ module otpu_seq_window
     end
   end
 
-  logic [3:0] free_slot;
-  always_comb begin
-    disp_ready_o = 1'b0;
-    free_slot    = '0;
-    for (int s = WIN - 1; s >= 0; s--) begin
-      if (!valid_q[s]) begin
-        disp_ready_o = 1'b1;
-        free_slot    = 4'(s);
-      end
+  // The lowest set bit of free (0 if none), in four halving steps rather than a loop over the
+  // slots (docs/rtl.md "Simulation speed").
+  function automatic logic [3:0] lowest(logic [15:0] free);
+    logic [15:0] x;
+    x      = free;
+    lowest = '0;
+    if (x[7:0] == '0) begin
+      lowest[3] = 1'b1;
+      x         = x >> 8;
     end
-  end
-  assign disp_slot_o = free_slot;
+    if (x[3:0] == '0) begin
+      lowest[2] = 1'b1;
+      x         = x >> 4;
+    end
+    if (x[1:0] == '0) begin
+      lowest[1] = 1'b1;
+      x         = x >> 2;
+    end
+    lowest[0] = !x[0];
+    if (free == '0) lowest = '0;
+  endfunction
+
+  logic [3:0] free_slot;
+  assign disp_ready_o = valid_q != '1;
+  assign free_slot    = lowest(16'(~valid_q));
+  assign disp_slot_o  = free_slot;
 
   logic dispatch;
   assign dispatch = disp_valid_i && disp_ready_o;
@@ -102,13 +116,9 @@ module otpu_seq_window
   // Readiness and deps //
   ////////////////////////
 
-  // The dependencies that gate a slot's start: DRAM ones for an MM, all for the others.
+  // The dependencies that gate a slot's start have all ended: DRAM ones for an MM, all for the
+  // others. A register, updated with the matrices (it is a function of them alone).
   logic [WIN-1:0] gate_clear;
-  always_comb begin
-    for (int s = 0; s < WIN; s++) begin
-      gate_clear[s] = (is_mm_q[s] ? drdep_q[s] : dep_q[s]) == '0;
-    end
-  end
 
   always_comb begin
     valid_d = valid_q & ~ending;
@@ -130,21 +140,24 @@ module otpu_seq_window
       valid_q <= '0;
       dep_q   <= '0;
       drdep_q <= '0;
-      is_mm_q <= '0;
-      rdy_q   <= '0;
+      is_mm_q    <= '0;
+      rdy_q      <= '0;
+      gate_clear <= '1;
     end else begin
       valid_q <= valid_d;
       rdy_q   <= rdy_d;
       if (ending != '0) begin
         for (int s = 0; s < WIN; s++) begin
-          dep_q[s]   <= dep_q[s] & ~ending;
-          drdep_q[s] <= drdep_q[s] & ~ending;
+          dep_q[s]      <= dep_q[s] & ~ending;
+          drdep_q[s]    <= drdep_q[s] & ~ending;
+          gate_clear[s] <= ((is_mm_q[s] ? drdep_q[s] : dep_q[s]) & ~ending) == '0;
         end
       end
       if (dispatch) begin
-        is_mm_q[free_slot] <= disp_is_mm;
-        dep_q[free_slot]   <= conf & ~ending;
-        drdep_q[free_slot] <= drconf & ~ending;
+        is_mm_q[free_slot]    <= disp_is_mm;
+        dep_q[free_slot]      <= conf & ~ending;
+        drdep_q[free_slot]    <= drconf & ~ending;
+        gate_clear[free_slot] <= ((disp_is_mm ? drconf : conf) & ~ending) == '0;
       end
     end
   end
@@ -155,9 +168,11 @@ module otpu_seq_window
       fp_q[free_slot]    <= disp_fp_i;
       instr_q[free_slot] <= disp_instr_i;
     end
-    for (int s = 0; s < WIN; s++) begin
-      if (rdy_d[s] && !rdy_q[s]) begin
-        rdy_cyc_q[s] <= cycle_i;
+    if ((rdy_d & ~rdy_q) != '0) begin
+      for (int s = 0; s < WIN; s++) begin
+        if (rdy_d[s] && !rdy_q[s]) begin
+          rdy_cyc_q[s] <= cycle_i;
+        end
       end
     end
   end
@@ -189,7 +204,7 @@ module otpu_seq_window
     assign issue_valid_o[u]   = !q_empty[u] && gate_clear[q_head[u]];
     assign q_pop[u]           = issue_valid_o[u] && issue_ready_i[u];
     assign issue_slot_o[u]    = q_head[u];
-    assign issue_instr_o[u]   = instr_q[q_head[u]];
+    assign issue_instr_o[u]   = issue_valid_o[u] ? instr_q[q_head[u]] : '0;
     // Ready this very cycle when the flag is not set yet.
     assign issue_rdy_cyc_o[u] = rdy_q[q_head[u]] ? rdy_cyc_q[q_head[u]] : cycle_i;
   end

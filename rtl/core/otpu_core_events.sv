@@ -113,6 +113,8 @@ module otpu_core_events
   // [3] aq. A function called at the edge and in the halt cycle, not a signal that would follow
   // every settle of the memory's ready inputs (otpu_evwin's counted).
   function automatic logic [3:0][31:0] ported(logic [3:0][31:0] ports, act_t a);
+    logic unused_a;
+    unused_a  = ^{a.busy, a.deny, a.b_wait, a.a_wait, a.mxu_starve, a.mxu_bp, a.fifo_level};
     ported[0] = ports[0] + 32'(a.b_rd_mxu);
     ported[1] = ports[1] + 32'(a.b_rd_dma) + 32'(a.b_wr_dma);
     ported[2] = ports[2] + 32'(a.a_mxu);

@@ -28,6 +28,8 @@ module otpu_evwin
   // it runs once a cycle (docs/rtl.md "Simulation speed").
   function automatic logic [WC_NUM-1:0][31:0] counted(logic [WC_NUM-1:0][31:0] cnt, act_t a);
     logic [WC_NUM-1:0][1:0] inc;
+    logic                   unused_level;
+    unused_level = ^a.fifo_level;  // a column of its own, not a count
     inc        = '0;
     inc[WC_BM] = 2'(a.b_rd_mxu);
     inc[WC_BD] = 2'(a.b_rd_dma) + 2'(a.b_wr_dma);

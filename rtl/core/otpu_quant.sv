@@ -338,19 +338,23 @@ module otpu_quant
   //////////////
 
   // Pass 1: |x| after the flush, a NaN counting as +inf; positive floats order as integers.
+  // Only in a granted pass-1 cycle, the one that uses it (docs/rtl.md "Simulation speed").
   logic [31:0] grp_amax;
   always_comb begin
+    logic [31:0] mag;
+    mag      = '0;
     grp_amax = amax_q;
-    for (int e = 0; e < LANES; e++) begin
-      logic [31:0] mag;
-      mag = {1'b0, rd_elem[e][30:0]};
-      if (mag[30:23] == 8'd0) begin
-        mag = 32'd0;
-      end else if (mag[30:23] == 8'hFF && mag[22:0] != 23'd0) begin
-        mag = 32'h7F80_0000;
-      end
-      if (grp_mask[e] && mag > grp_amax) begin
-        grp_amax = mag;
+    if (state_q == StP1 && granted) begin
+      for (int e = 0; e < LANES; e++) begin
+        mag = {1'b0, rd_elem[e][30:0]};
+        if (mag[30:23] == 8'd0) begin
+          mag = 32'd0;
+        end else if (mag[30:23] == 8'hFF && mag[22:0] != 23'd0) begin
+          mag = 32'h7F80_0000;
+        end
+        if (grp_mask[e] && mag > grp_amax) begin
+          grp_amax = mag;
+        end
       end
     end
   end

@@ -13,10 +13,18 @@ module otpu_mxu_col
   parameter int unsigned D = 32
 ) (
   input  logic                 en_i,       // the result is used this cycle
+  // A paired chunk (second_i, int8 only): the row's next chunk w2_i, of block b+1 (act_pair_i,
+  // sa_pair_i) at weight scale s2_i. The inputs are wired straight to their sources and chosen
+  // here, under en_i: a port driven by an expression is evaluated every cycle.
+  input  logic                 second_i,
   input  logic [D*8-1:0]       w_i,        // the weight chunk
+  input  logic [D*8-1:0]       w2_i,       // the chunk after it
   input  logic [1:0][D*8-1:0]  act_i,      // activation blocks b, b+1 of this column's row
   input  logic [1:0][31:0]     sa_i,       // their activation scales
-  input  logic [1:0][31:0]     sw_i,       // the weight scales of blocks b, b+1
+  input  logic [D*8-1:0]       act_pair_i,
+  input  logic [31:0]          sa_pair_i,
+  input  logic [31:0]          s_i,        // the weight scales of blocks b, b+1
+  input  logic [31:0]          s2_i,
   input  logic                 unit_i,
   input  logic                 four_bit_i,
   input  logic                 fp4_i,
@@ -53,7 +61,12 @@ module otpu_mxu_col
     acc1   = 32'd0;
     if (en_i) begin
       // The whole chunk (int8), or its first and second half (4-bit).
-      if (!four_bit_i) begin
+      if (second_i) begin
+        for (int e = 0; e < int'(D); e++) begin
+          isum0 += ((32'(w2_i[8*e +: 8]) ^ 32'h80) - 32'd128)
+                 * ((32'(act_pair_i[8*e +: 8]) ^ 32'h80) - 32'd128);
+        end
+      end else if (!four_bit_i) begin
         for (int e = 0; e < int'(D); e++) begin
           isum0 += ((32'(w_i[8*e +: 8]) ^ 32'h80) - 32'd128) * ((32'(act2[e]) ^ 32'h80) - 32'd128);
         end
@@ -68,11 +81,15 @@ module otpu_mxu_col
           end
         end
       end
-      scale0 = unit_i ? sa_i[0] : fp_mul(sa_i[0], sw_i[0]);
+      if (second_i) begin
+        scale0 = unit_i ? sa_pair_i : fp_mul(sa_pair_i, s2_i);
+      end else begin
+        scale0 = unit_i ? sa_i[0] : fp_mul(sa_i[0], s_i);
+      end
       acc1   = fp_add(acc_i, fp_mul(fp_from_int(isum0), scale0), 1'b0);
       acc_o  = acc1;
       if (four_bit_i) begin
-        scale1 = unit_i ? sa_i[1] : fp_mul(sa_i[1], sw_i[1]);
+        scale1 = unit_i ? sa_i[1] : fp_mul(sa_i[1], s2_i);
         acc_o  = fp_add(acc1, fp_mul(fp_from_int(isum1), scale1), 1'b0);
       end
     end

@@ -214,36 +214,33 @@ module otpu_mxu_cons
     // continues that row's column: it reads what column c - HALF reads (its row's block b+1),
     // and it is computed only in a cycle that takes a pair. A column that holds no row is not
     // computed at all: its result is never drained (decode MMs have m = 1).
-    logic                  en, second;
-    logic [31:0]           acc_in, acc_own;
-    logic [D*8-1:0]        w;
-    logic [1:0][D*8-1:0]   act;
-    logic [1:0][31:0]      sa, sw;
+    logic        en, second;
+    logic [31:0] acc_in, acc_own;
     assign acc_own = !first ? accv_q[c] : (accf_q ? pl_data_i[c] : 32'd0);
     if (c >= int'(HALF)) begin : gen_second
       assign second = pairs_q;
       assign en     = go && (pairs_q ? (pair && cols_q[c-int'(HALF)]) : cols_q[c]);
       assign acc_in = second ? col_acc[c-int'(HALF)] : acc_own;
-      assign act    = second ? {2{act_rd_data_i[c-int'(HALF)][1]}} : act_rd_data_i[c];
-      assign sa     = second ? {2{act_rd_scale_i[c-int'(HALF)][1]}} : act_rd_scale_i[c];
     end else begin : gen_first
       assign second = 1'b0;
       assign en     = go && cols_q[c];
       assign acc_in = acc_own;
-      assign act    = act_rd_data_i[c];
-      assign sa     = act_rd_scale_i[c];
     end
-    assign w   = second ? w2_data_i : w_data_i;
-    assign sw  = second ? {2{s2_data_i}} : {s2_data_i, s_data_i};
+    localparam int unsigned Pair = (c >= int'(HALF)) ? c - HALF : c;  // the row's first column
 
     otpu_mxu_col #(
       .D(D)
     ) u_col (
       .en_i      (en),
-      .w_i       (w),
-      .act_i     (act),
-      .sa_i      (sa),
-      .sw_i      (sw),
+      .second_i  (second),
+      .w_i       (w_data_i),
+      .w2_i      (w2_data_i),
+      .act_i     (act_rd_data_i[c]),
+      .sa_i      (act_rd_scale_i[c]),
+      .act_pair_i(act_rd_data_i[Pair][1]),
+      .sa_pair_i (act_rd_scale_i[Pair][1]),
+      .s_i       (s_data_i),
+      .s2_i      (s2_data_i),
       .unit_i    (unit_q),
       .four_bit_i(four_q),
       .fp4_i     (fp4_q),

@@ -84,7 +84,13 @@ package otpu_fp_pkg;
     return {cnt, v};
   endfunction
 
-  // otpu_fp_add: a + b, or a - b with sub.
+  // True when the biased exponent is that of a normal number (not zero/subnormal, inf or NaN).
+  function automatic logic fp_normal_exp(logic [7:0] exp);
+    return exp != 8'd0 && exp != 8'hFF;
+  endfunction
+
+  // otpu_fp_add: a + b, or a - b with sub. Two normal operands (the common case) skip the
+  // special-value checks: a simulator runs them as branches on every call.
   function automatic logic [31:0] fp_add(logic [31:0] a_i, logic [31:0] b_i, logic sub_i);
     /* verilator no_inline_task */
     fp32_t             a, b, larger, smaller;
@@ -96,17 +102,21 @@ package otpu_fp_pkg;
     logic [36:0]       cz;
     logic signed [9:0] norm_exp;
     logic              unused_low;
-    a = fp_ftz(a_i);
-    b = fp_ftz({b_i[31] ^ sub_i, b_i[30:0]});
-    if (fp_is_nan(a[30:0]) || fp_is_nan(b[30:0]) ||
-        (fp_is_inf(a[30:0]) && fp_is_inf(b[30:0]) && (a.sign != b.sign))) begin
-      return FP_QNAN;
+    a = a_i;
+    b = {b_i[31] ^ sub_i, b_i[30:0]};
+    if (!fp_normal_exp(a.exp) || !fp_normal_exp(b.exp)) begin
+      a = fp_ftz(a);
+      b = fp_ftz(b);
+      if (fp_is_nan(a[30:0]) || fp_is_nan(b[30:0]) ||
+          (fp_is_inf(a[30:0]) && fp_is_inf(b[30:0]) && (a.sign != b.sign))) begin
+        return FP_QNAN;
+      end
+      if (fp_is_inf(a[30:0])) return a;
+      if (fp_is_inf(b[30:0])) return b;
+      if (a.exp == 8'd0 && b.exp == 8'd0) return {a.sign & b.sign, 31'd0};
+      if (b.exp == 8'd0) return a;
+      return b;  // a.exp == 0: the only case left
     end
-    if (fp_is_inf(a[30:0])) return a;
-    if (fp_is_inf(b[30:0])) return b;
-    if (a.exp == 8'd0 && b.exp == 8'd0) return {a.sign & b.sign, 31'd0};
-    if (b.exp == 8'd0) return a;
-    if (a.exp == 8'd0) return b;
     if ({b.exp, b.man} > {a.exp, a.man}) begin
       larger  = b;
       smaller = a;
@@ -130,25 +140,30 @@ package otpu_fp_pkg;
     return fp_round_pack(larger.sign, norm_exp, norm[27:4], norm[3], |norm[2:0]);
   endfunction
 
-  // otpu_fp_mul: a * b.
+  // otpu_fp_mul: a * b. Two normal operands (the common case) skip the special-value checks.
   function automatic logic [31:0] fp_mul(logic [31:0] a_i, logic [31:0] b_i);
     /* verilator no_inline_task */
     fp32_t             a, b;
     logic              sign, a_zero, b_zero, a_inf, b_inf;
     logic [47:0]       prod;
     logic signed [9:0] exp;
-    a      = fp_ftz(a_i);
-    b      = fp_ftz(b_i);
-    a_zero = (a.exp == 8'd0);
-    b_zero = (b.exp == 8'd0);
-    a_inf  = fp_is_inf(a[30:0]);
-    b_inf  = fp_is_inf(b[30:0]);
-    sign   = a.sign ^ b.sign;
-    if (fp_is_nan(a[30:0]) || fp_is_nan(b[30:0]) || (a_inf && b_zero) || (a_zero && b_inf)) begin
-      return FP_QNAN;
+    a    = a_i;
+    b    = b_i;
+    sign = a.sign ^ b.sign;
+    if (!fp_normal_exp(a.exp) || !fp_normal_exp(b.exp)) begin
+      a      = fp_ftz(a);
+      b      = fp_ftz(b);
+      a_zero = (a.exp == 8'd0);
+      b_zero = (b.exp == 8'd0);
+      a_inf  = fp_is_inf(a[30:0]);
+      b_inf  = fp_is_inf(b[30:0]);
+      if (fp_is_nan(a[30:0]) || fp_is_nan(b[30:0]) || (a_inf && b_zero) ||
+          (a_zero && b_inf)) begin
+        return FP_QNAN;
+      end
+      if (a_inf || b_inf) return {sign, FP_POS_INF[30:0]};
+      return {sign, 31'd0};  // a zero (or a flushed subnormal): the only case left
     end
-    if (a_inf || b_inf) return {sign, FP_POS_INF[30:0]};
-    if (a_zero || b_zero) return {sign, 31'd0};
     prod = {24'd0, 1'b1, a.man} * {24'd0, 1'b1, b.man};
     exp  = $signed({2'b00, a.exp}) + $signed({2'b00, b.exp}) - 10'sd127
          + $signed({9'd0, prod[47]});

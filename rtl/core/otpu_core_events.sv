@@ -117,21 +117,23 @@ module otpu_core_events
 
   // Port transfers of the run so far; with this cycle's, at the halt only (0 before).
   logic [3:0][31:0] ports_q;
-  // The port transfers after one more cycle of activity a: [0] bmxu, [1] bdma, [2] amxu,
-  // [3] aq. A function called at the edge and in the halt cycle, not a signal that would follow
-  // every settle of the memory's ready inputs (otpu_evwin's counted).
-  function automatic logic [3:0][31:0] ported(logic [3:0][31:0] ports, act_t a);
+  // Port i's transfers in one cycle of activity a ([0] bmxu, [1] bdma, [2] amxu, [3] aq). A
+  // function called at the edge and in the halt cycle, not a signal that would follow every
+  // settle of the memory's ready inputs (otpu_evwin's inc_at).
+  function automatic logic [1:0] port_at(act_t a, int i);
     logic unused_a;
-    unused_a  = ^{a.busy, a.deny, a.b_wait, a.a_wait, a.mxu_starve, a.mxu_bp, a.fifo_level};
-    ported[0] = ports[0] + 32'(a.b_rd_mxu);
-    ported[1] = ports[1] + 32'(a.b_rd_dma) + 32'(a.b_wr_dma);
-    ported[2] = ports[2] + 32'(a.a_mxu);
-    ported[3] = ports[3] + 32'(a.a_quant);
+    unused_a = ^{a.busy, a.deny, a.b_wait, a.a_wait, a.mxu_starve, a.mxu_bp, a.fifo_level};
+    unique case (i)
+      0:       return 2'(a.b_rd_mxu);
+      1:       return 2'(a.b_rd_dma) + 2'(a.b_wr_dma);
+      2:       return 2'(a.a_mxu);
+      default: return 2'(a.a_quant);
+    endcase
   endfunction
   always_comb begin
     ev_halt_ports_o = '0;
     if (halt_i) begin
-      ev_halt_ports_o = ported(ports_q, act);
+      for (int i = 0; i < 4; i++) ev_halt_ports_o[i] = ports_q[i] + 32'(port_at(act, i));
     end
   end
 
@@ -148,7 +150,7 @@ module otpu_core_events
       for (int u = 0; u < NUM_UNITS; u++) begin
         inflight_q[u] <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]);
       end
-      ports_q <= ported(ports_q, act);
+      for (int i = 0; i < 4; i++) ports_q[i] <= ports_q[i] + 32'(port_at(act, i));
     end
   end
 

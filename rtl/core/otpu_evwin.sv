@@ -22,31 +22,30 @@ module otpu_evwin
   logic [31:0]             n_q;
   logic [WC_NUM-1:0][31:0] cnt_q;
 
-  // The columns after one more cycle of activity a (0..2 each; FF and FC add nothing). A
-  // function, not a signal: a's bits change with the memory's ready inputs, so a signal would
-  // be evaluated at every settle of the inputs; called at the edge and in a window's last cycle
-  // it runs once a cycle (docs/rtl.md "Simulation speed").
-  function automatic logic [WC_NUM-1:0][31:0] counted(logic [WC_NUM-1:0][31:0] cnt, act_t a);
-    logic [WC_NUM-1:0][1:0] inc;
-    logic                   unused_level;
+  // What a cycle of activity a adds to column c (0..2; FF and FC add nothing). A function, not
+  // a signal: a's bits change with the memory's ready inputs, so a signal would be evaluated
+  // at every settle of the inputs; called at the edge and in a window's last cycle it runs
+  // once a cycle. Per column, so that no wide value is passed (a simulator clears a wide
+  // argument or result at every call; docs/rtl.md "Simulation speed").
+  function automatic logic [1:0] inc_at(act_t a, int c);
+    logic unused_level;
     unused_level = ^a.fifo_level;  // a column of its own, not a count
-    inc        = '0;
-    inc[WC_BM] = 2'(a.b_rd_mxu);
-    inc[WC_BD] = 2'(a.b_rd_dma) + 2'(a.b_wr_dma);
-    inc[WC_AM] = 2'(a.a_mxu);
-    inc[WC_AQ] = 2'(a.a_quant);
-    inc[WC_MX] = 2'(a.busy[U_MXU]);
-    inc[WC_FM] = 2'(a.deny[U_MXU]);
-    inc[WC_FQ] = 2'(a.deny[U_QUANT]);
-    inc[WC_FV] = 2'(a.deny[U_VPU]);
-    inc[WC_BS] = 2'(a.b_wait);
-    inc[WC_AS] = 2'(a.a_wait);
-    inc[WC_MS] = 2'(a.mxu_starve);
-    inc[WC_MB] = 2'(a.mxu_bp);
-    inc[WC_LD] = 2'(a.busy[U_DMA]);
-    for (int c = 0; c < WC_NUM; c++) begin
-      counted[c] = cnt[c] + 32'(inc[c]);
-    end
+    unique case (c)
+      WC_BM:   return 2'(a.b_rd_mxu);
+      WC_BD:   return 2'(a.b_rd_dma) + 2'(a.b_wr_dma);
+      WC_AM:   return 2'(a.a_mxu);
+      WC_AQ:   return 2'(a.a_quant);
+      WC_MX:   return 2'(a.busy[U_MXU]);
+      WC_FM:   return 2'(a.deny[U_MXU]);
+      WC_FQ:   return 2'(a.deny[U_QUANT]);
+      WC_FV:   return 2'(a.deny[U_VPU]);
+      WC_BS:   return 2'(a.b_wait);
+      WC_AS:   return 2'(a.a_wait);
+      WC_MS:   return 2'(a.mxu_starve);
+      WC_MB:   return 2'(a.mxu_bp);
+      WC_LD:   return 2'(a.busy[U_DMA]);
+      default: return 2'd0;
+    endcase
   endfunction
 
   assign win_n_o = n_q + 32'd1;
@@ -54,7 +53,9 @@ module otpu_evwin
   always_comb begin
     win_cnt_o = '0;
     if (win_o) begin
-      win_cnt_o        = counted(cnt_q, act_i);
+      for (int c = 0; c < WC_NUM; c++) begin
+        win_cnt_o[c] = cnt_q[c] + 32'(inc_at(act_i, c));
+      end
       win_cnt_o[WC_FF] = 32'(act_i.fifo_level);
     end
   end
@@ -68,7 +69,9 @@ module otpu_evwin
       cnt_q <= '0;
     end else if (running_i) begin
       n_q   <= win_n_o;
-      cnt_q <= counted(cnt_q, act_i);
+      for (int c = 0; c < WC_NUM; c++) begin
+        cnt_q[c] <= cnt_q[c] + 32'(inc_at(act_i, c));
+      end
     end
   end
 

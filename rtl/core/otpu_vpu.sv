@@ -156,7 +156,7 @@ module otpu_vpu
           rowd_q  <= rowd_q + AW'(dst_stride_q);
           rowa_q  <= rowa_q + AW'(a_stride_q);
           rowb_q  <= b_adv_q ? rowb_q + AW'(b_stride_q) : rowb_q;
-          p_q     <= partial_init(fn_q);
+          p_q     <= {LANES{partial_init(fn_q)}};
           state_q <= row_first;
         end
       end else begin
@@ -182,7 +182,7 @@ module otpu_vpu
               rowd_q       <= w1[AW-1:0];
               rowa_q       <= w2[AW-1:0];
               rowb_q       <= w3[AW-1:0];
-              p_q          <= partial_init(fn);
+              p_q          <= {LANES{partial_init(fn)}};
               frz_q        <= '0;
               if (reads_b && ((bmode == BMODE_ROW) || (bmode == BMODE_SCALAR))) begin
                 state_q <= StRowB;
@@ -407,8 +407,10 @@ module otpu_vpu
   end
 
   // Advances to the next row (or finishes): row bases move by their strides, partials reset.
-  function automatic logic [LANES-1:0][31:0] partial_init(logic [7:0] f);
-    return {LANES{(f == VOP_RMAX) ? FP_NEG_INF : 32'd0}};
+  // One lane's partial at a row's start (a word, not the whole group: a simulator clears a
+  // wide function result at every evaluation).
+  function automatic logic [31:0] partial_init(logic [7:0] f);
+    return (f == VOP_RMAX) ? FP_NEG_INF : 32'd0;
   endfunction
 
   assign issue_ready_o = (state_q == StIdle);

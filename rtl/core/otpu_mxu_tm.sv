@@ -123,14 +123,18 @@ module otpu_mxu_tm #(
       req_base   = use_drain ? dbase_q : ppbase_q + AW'(pj_q);
       req_stride = use_drain ? dstride_q : pstride_q;
       for (int c = 0; c < int'(MCOLS); c++) begin
-        col_addr[c] = req_base + AW'(c * req_stride);
-        col_bank[c] = col_addr[c][LB-1:0];
+        if (req_pend[c]) begin  // the other columns' addresses are never used
+          col_addr[c] = req_base + AW'(c * req_stride);
+          col_bank[c] = col_addr[c][LB-1:0];
+        end
       end
       for (int c = 0; c < int'(MCOLS); c++) begin
-        sel[c] = req_pend[c];
-        for (int o = 0; o < c; o++) begin
-          if (req_pend[o] && col_bank[o] == col_bank[c]) begin
-            sel[c] = 1'b0;
+        if (req_pend[c]) begin
+          sel[c] = 1'b1;
+          for (int o = 0; o < c; o++) begin
+            if (req_pend[o] && col_bank[o] == col_bank[c]) begin
+              sel[c] = 1'b0;
+            end
           end
         end
       end

@@ -78,27 +78,18 @@ module otpu_core_events
   // Activity //
   //////////////
 
-  // Two words, each one assignment (a struct assigned field by field costs a masked insert per
-  // field): the unit and FIFO bits follow the registers only, the port bits the memory's ready
-  // inputs too. The simulator evaluates what reads an input at every settle of the inputs, so
-  // only the port word and the OR belong there; public_flat_rd keeps Verilator from folding
-  // the register word back into that expression (docs/rtl.md "Simulation speed").
+  // One assignment of the whole word: the simulator builds a struct assigned field by field
+  // with a masked insert per field, on every settle of the inputs.
   logic [NUM_UNITS-1:0] busy;
   for (genvar u = 0; u < NUM_UNITS; u++) begin : gen_busy
     assign busy[u]      = inflight_q[u] != '0 || ev_start_o[u];
     assign ev_lose_o[u] = tm_lose_i[u + 1];
   end
 
-  act_t act_core /* verilator public_flat_rd */, act_port, act;
-  assign act_core = '{
+  act_t act;
+  assign act = '{
     busy:       busy,
     deny:       tm_deny_i[NUM_UNITS:1],
-    mxu_starve: mxu_starve_i,
-    mxu_bp:     mxu_bp_i,
-    fifo_level: mxu_fifo_level_i,
-    default:    '0
-  };
-  assign act_port = '{
     b_rd_mxu:   b_rd_valid_i && b_rd_ready_i && !b_rd_dma_i,
     b_rd_dma:   b_rd_valid_i && b_rd_ready_i && b_rd_dma_i,
     b_wr_dma:   b_wr_valid_i && b_wr_ready_i,
@@ -106,9 +97,10 @@ module otpu_core_events
     a_quant:    a_valid_i && a_ready_i && !a_mxu_i,
     b_wait:     (b_rd_valid_i && !b_rd_ready_i) || (b_wr_valid_i && !b_wr_ready_i),
     a_wait:     a_valid_i && !a_ready_i,
-    default:    '0
+    mxu_starve: mxu_starve_i,
+    mxu_bp:     mxu_bp_i,
+    fifo_level: mxu_fifo_level_i
   };
-  assign act = act_core | act_port;
   assign ev_act_o = act;
 
   ///////////////////////

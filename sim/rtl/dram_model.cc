@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <vector>
 
@@ -43,6 +44,7 @@ StatusOr<DramOptions> ParseDramName(const std::string& name) {
 DramModel::DramModel(SparseMemory* mem, int chunk_bytes, const DramOptions& opts)
     : mem_(mem), chunk_(chunk_bytes), opts_(opts), rng_(opts.seed) {
   OTPU_CHECK(mem_ != nullptr);
+  OTPU_CHECK(chunk_ >= 4);  // a slot holds a port-A word too
   OTPU_CHECK(opts_.latency >= 1);
   OTPU_CHECK(opts_.beats_per_cycle > 0);
 }
@@ -81,6 +83,7 @@ void DramModel::Push(Port* port, int64_t due, uint32_t tag, uint64_t addr, uint6
   if (free_.empty()) {
     free_.push_back(uint32_t(pending_.size()));
     pending_.emplace_back();
+    bytes_.resize(pending_.size() * size_t(chunk_));
   }
   const uint32_t slot = free_.back();
   free_.pop_back();
@@ -88,12 +91,11 @@ void DramModel::Push(Port* port, int64_t due, uint32_t tag, uint64_t addr, uint6
   p.due = due;
   p.seq = port->seq++;
   p.tag = tag;
-  p.data.resize(size_t(len));
   if (!mem_->Contains(addr, len)) {
     Fail(what, addr, len);
-    std::fill(p.data.begin(), p.data.end(), 0);
+    std::memset(SlotBytes(slot), 0, size_t(len));
   } else {
-    mem_->Read(addr, p.data.data(), len);
+    mem_->Read(addr, SlotBytes(slot), len);
   }
   // Insert by due cycle, after those due at the same cycle.
   std::vector<uint32_t>& w = port->waiting;
@@ -133,17 +135,17 @@ void DramModel::Offer(int64_t cycle, MemOffer* offer) {
   const int b = Pop(cycle, &b_pending_);
   offer->b_rsp_valid = b >= 0;
   if (b >= 0) {
-    const Pending& p = pending_[size_t(b)];
-    offer->b_rsp_tag = p.tag;
-    offer->b_rsp_data.assign(p.data.begin(), p.data.end());
+    const uint8_t* bytes = SlotBytes(uint32_t(b));
+    offer->b_rsp_tag = pending_[size_t(b)].tag;
+    offer->b_rsp_data.assign(bytes, bytes + chunk_);
   }
   const int a = Pop(cycle, &a_pending_);
   offer->a_rsp_valid = a >= 0;
   if (a >= 0) {
-    const Pending& p = pending_[size_t(a)];
-    offer->a_rsp_tag = p.tag;
-    offer->a_rsp_data = uint32_t(p.data[0]) | uint32_t(p.data[1]) << 8 |
-                        uint32_t(p.data[2]) << 16 | uint32_t(p.data[3]) << 24;
+    const uint8_t* bytes = SlotBytes(uint32_t(a));
+    offer->a_rsp_tag = pending_[size_t(a)].tag;
+    offer->a_rsp_data = uint32_t(bytes[0]) | uint32_t(bytes[1]) << 8 |
+                        uint32_t(bytes[2]) << 16 | uint32_t(bytes[3]) << 24;
   }
 }
 

@@ -88,12 +88,12 @@ class DramModel {
   const Status& status() const { return status_; }
 
  private:
-  // A read awaiting its response, in a slot of pending_ (reused: no allocation per read).
+  // A read awaiting its response, in a slot of pending_ (reused: no allocation per read). Its
+  // bytes are chunk bytes at slot * chunk in bytes_.
   struct Pending {
     int64_t due = 0;
     uint64_t seq = 0;   // order of acceptance on its port
     uint32_t tag = 0;
-    std::vector<uint8_t> data;
   };
 
   // One port's reads awaiting their responses, as slots of pending_. `due` holds those whose
@@ -120,6 +120,7 @@ class DramModel {
   // caller has read it), or -1 when none is due.
   int Pop(int64_t cycle, Port* port);
   void Fail(const std::string& what, uint64_t addr, uint64_t len);
+  uint8_t* SlotBytes(uint32_t slot) { return bytes_.data() + size_t(slot) * size_t(chunk_); }
 
   SparseMemory* mem_;
   int chunk_;
@@ -129,6 +130,7 @@ class DramModel {
   double free_at_[2] = {0, 0};  // axi: when each channel has served its backlog
   std::vector<uint8_t> scratch_;  // a chunk being merged
   std::vector<Pending> pending_;  // slots of both ports' reads
+  std::vector<uint8_t> bytes_;    // their data, chunk_ bytes a slot
   std::vector<uint32_t> free_;    // slots not in use
   DramStats stats_;
   Status status_;

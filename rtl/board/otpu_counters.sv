@@ -26,49 +26,37 @@ module otpu_counters
   logic        retire;
   assign retire = !(running_i && !running_q) && retired_i != retired_q;
 
-  logic [63:0]                   cycles_q, cycles_d;
-  logic [5:0][31:0]              run_q, run_d;
-  logic [NUM_COUNTERS-1:0][63:0] free_q, free_d;
-  logic [NUM_COUNTERS-1:0][2:0]  inc;   // this cycle's increment of each free-running counter
+  logic [63:0]                   cycles_q;
+  logic [5:0][31:0]              run_q;
+  logic [NUM_COUNTERS-1:0][63:0] free_q;
 
-  always_comb begin
-    inc                 = '0;
-    inc[CNT_UPTIME]     = 3'd1;
-    inc[CNT_RUNNING]    = 3'(running_i);
-    inc[CNT_MXU_BUSY]   = 3'(act_i.busy[U_MXU]);
-    // The MXU has weights at hand and TMEM lets it work: an upper bound of its multiply
-    // cycles (the core does not bring out the consumer's multiply strobe).
-    inc[CNT_MXU_MAC]    = 3'(act_i.busy[U_MXU] && !act_i.mxu_starve && !act_i.deny[U_MXU]);
-    inc[CNT_VPU_BUSY]   = 3'(act_i.busy[U_VPU]);
-    inc[CNT_QNT_BUSY]   = 3'(act_i.busy[U_QUANT]);
-    inc[CNT_DMA_BUSY]   = 3'(act_i.busy[U_DMA]);
-    inc[CNT_TMEM_DENY]  = 3'(act_i.deny[0]) + 3'(act_i.deny[1]) + 3'(act_i.deny[2]) +
-                          3'(act_i.deny[3]);
-    inc[CNT_DRAM_RD]    = 3'(act_i.b_rd_mxu) + 3'(act_i.b_rd_dma) + 3'(act_i.a_mxu);
-    inc[CNT_DRAM_WR]    = 3'(act_i.b_wr_dma) + 3'(act_i.a_quant);
-    inc[CNT_DRAM_WAIT]  = 3'(act_i.b_wait || act_i.a_wait);
-    inc[CNT_INSTR]      = 3'(retire);
-    inc[CNT_MXU_STARVE] = 3'(act_i.mxu_starve);
-  end
+  // What this cycle adds to free-running counter k. A function called at the edge, not a
+  // signal: the activity word follows the memory's ready inputs, and a signal would be
+  // evaluated at every settle of them (docs/rtl.md "Simulation speed").
+  function automatic logic [2:0] inc_at(act_t a, logic running, logic ret, int unsigned k);
+    logic unused_a;
+    unused_a = ^{a.mxu_bp, a.fifo_level};
+    unique case (k)
+      CNT_UPTIME:     return 3'd1;
+      CNT_RUNNING:    return 3'(running);
+      CNT_MXU_BUSY:   return 3'(a.busy[U_MXU]);
+      // The MXU has weights at hand and TMEM lets it work: an upper bound of its multiply
+      // cycles (the core does not bring out the consumer's multiply strobe).
+      CNT_MXU_MAC:    return 3'(a.busy[U_MXU] && !a.mxu_starve && !a.deny[U_MXU]);
+      CNT_VPU_BUSY:   return 3'(a.busy[U_VPU]);
+      CNT_QNT_BUSY:   return 3'(a.busy[U_QUANT]);
+      CNT_DMA_BUSY:   return 3'(a.busy[U_DMA]);
+      CNT_TMEM_DENY:  return 3'(a.deny[0]) + 3'(a.deny[1]) + 3'(a.deny[2]) + 3'(a.deny[3]);
+      CNT_DRAM_RD:    return 3'(a.b_rd_mxu) + 3'(a.b_rd_dma) + 3'(a.a_mxu);
+      CNT_DRAM_WR:    return 3'(a.b_wr_dma) + 3'(a.a_quant);
+      CNT_DRAM_WAIT:  return 3'(a.b_wait || a.a_wait);
+      CNT_INSTR:      return 3'(ret);
+      CNT_MXU_STARVE: return 3'(a.mxu_starve);
+      default:        return 3'd0;
+    endcase
+  endfunction
 
-  always_comb begin
-    for (int k = 0; k < int'(NUM_COUNTERS); k++) begin
-      free_d[k] = free_q[k] + 64'(inc[k]);
-    end
-    if (clear_i) begin
-      cycles_d = '0;
-      run_d    = '0;
-    end else begin
-      cycles_d = cycles_q + 64'(running_i);
-      run_d[0] = run_q[0] + 32'(retire);
-      run_d[1] = run_q[1] + 32'(act_i.b_rd_mxu) + 32'(act_i.b_rd_dma);
-      run_d[2] = run_q[2] + 32'(act_i.b_wr_dma);
-      run_d[3] = run_q[3] + 32'(act_i.a_mxu);
-      run_d[4] = run_q[4] + 32'(act_i.a_quant);
-      run_d[5] = run_q[5] + 32'(act_i.b_wait);
-    end
-  end
-
+  // Registered state in always_ff only (the simulator runs it once a cycle).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       running_q <= 1'b0;
@@ -79,17 +67,26 @@ module otpu_counters
     end else begin
       running_q <= running_i;
       retired_q <= retired_i;
-      cycles_q  <= cycles_d;
-      run_q     <= run_d;
-      free_q    <= free_d;
+      for (int unsigned k = 0; k < NUM_COUNTERS; k++) begin
+        free_q[k] <= free_q[k] + 64'(inc_at(act_i, running_i, retire, k));
+      end
+      if (clear_i) begin
+        cycles_q <= '0;
+        run_q    <= '0;
+      end else begin
+        cycles_q <= cycles_q + 64'(running_i);
+        run_q[0] <= run_q[0] + 32'(retire);
+        run_q[1] <= run_q[1] + 32'(act_i.b_rd_mxu) + 32'(act_i.b_rd_dma);
+        run_q[2] <= run_q[2] + 32'(act_i.b_wr_dma);
+        run_q[3] <= run_q[3] + 32'(act_i.a_mxu);
+        run_q[4] <= run_q[4] + 32'(act_i.a_quant);
+        run_q[5] <= run_q[5] + 32'(act_i.b_wait);
+      end
     end
   end
 
   assign cycles_o   = cycles_q;
   assign run_cnt_o  = run_q;
   assign free_cnt_o = free_q;
-
-  logic [16:0] unused_act;
-  assign unused_act = {act_i.mxu_bp, act_i.fifo_level};
 
 endmodule : otpu_counters

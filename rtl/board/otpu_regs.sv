@@ -66,18 +66,22 @@ module otpu_regs
   localparam int unsigned FirstArg = 32'(REG_ARG0) >> 2;
   localparam int unsigned FirstCnt = 32'(REG_COUNTERS) >> 2;
 
-  logic                          run_q, run_d, load_d, clear_d;
-  logic                          axi_err_q, axi_err_d;
-  logic [31:0]                   prog_addr_q, prog_addr_d, scratch_q, scratch_d;
-  logic [15:0]                   prog_n_q, prog_n_d;
-  logic [7:0][31:0]              args_q, args_d;
-  logic                          tr_en_q, tr_en_d, tr_stop_q, tr_stop_d, tr_clear_d;
-  logic [DepthW-1:0]             tr_addr_q, tr_addr_d;
-  logic [31:0]                   cycles_hi_q, cycles_hi_d;
-  logic [NUM_COUNTERS-1:0][31:0] cnt_hi_q, cnt_hi_d;
+  logic                          run_q, load_d, clear_d;
+  logic                          axi_err_q;
+  logic [31:0]                   prog_addr_q, scratch_q;
+  logic [15:0]                   prog_n_q;
+  logic [7:0][31:0]              args_q;
+  logic                          tr_en_q, tr_stop_q, tr_clear_d;
+  logic [DepthW-1:0]             tr_addr_q;
+  logic [31:0]                   cycles_hi_q;
+  logic [NUM_COUNTERS-1:0][31:0] cnt_hi_q;
   logic                          rsp_valid_q;
   logic [31:0]                   rdata_q, rdata_d;
   rsel_e                         rsel_q, rsel_d;
+
+  // The request ports are the model's top-level inputs: a simulator evaluates what reads them
+  // at every settle of any input, so the decoder and the read mux work only in a request's
+  // cycle and the registers change in the always_ff (docs/rtl.md "Simulation speed").
 
   /////////////
   // Decoder //
@@ -98,17 +102,20 @@ module otpu_regs
   assign cnt_hi  = req_addr_i[2];
 
   always_comb begin
-    unique case (req_addr_i)
-      REG_ID, REG_VERSION, REG_CTRL, REG_STATUS, REG_PROG_ADDR, REG_PROG_N, REG_CYCLES_LO,
-      REG_CYCLES_HI, REG_ICOUNT, REG_B_RD, REG_B_WR, REG_A_RD, REG_A_WR, REG_B_STALL,
-      REG_SCRATCH:
-        mapped = 1'b1;
-      REG_REGMAP, REG_CAPS, REG_CORE_KHZ, REG_BUILD_ID, REG_TRACE_CTRL, REG_TRACE_COUNT,
-      REG_TRACE_DROP, REG_TRACE_ADDR, REG_TRACE_LO, REG_TRACE_HI:
-        mapped = !regmap_v1_i;
-      default:
-        mapped = !regmap_v1_i && req_addr_i[1:0] == 2'b00 && (is_arg || is_cnt);
-    endcase
+    mapped = 1'b0;
+    if (req_valid_i) begin
+      unique case (req_addr_i)
+        REG_ID, REG_VERSION, REG_CTRL, REG_STATUS, REG_PROG_ADDR, REG_PROG_N, REG_CYCLES_LO,
+        REG_CYCLES_HI, REG_ICOUNT, REG_B_RD, REG_B_WR, REG_A_RD, REG_A_WR, REG_B_STALL,
+        REG_SCRATCH:
+          mapped = 1'b1;
+        REG_REGMAP, REG_CAPS, REG_CORE_KHZ, REG_BUILD_ID, REG_TRACE_CTRL, REG_TRACE_COUNT,
+        REG_TRACE_DROP, REG_TRACE_ADDR, REG_TRACE_LO, REG_TRACE_HI:
+          mapped = !regmap_v1_i;
+        default:
+          mapped = !regmap_v1_i && req_addr_i[1:0] == 2'b00 && (is_arg || is_cnt);
+      endcase
+    end
   end
 
   ///////////
@@ -126,7 +133,7 @@ module otpu_regs
   always_comb begin
     rdata_d = UNMAPPED;
     rsel_d  = RSEL_VALUE;
-    if (mapped) begin
+    if (rd) begin
       unique case (req_addr_i)
         REG_ID:          rdata_d = ID_VALUE;
         REG_VERSION:     rdata_d = version_i;
@@ -179,59 +186,10 @@ module otpu_regs
   // Writes and read side effects //
   //////////////////////////////////
 
-  always_comb begin
-    run_d       = run_q;
-    load_d      = 1'b0;
-    clear_d     = 1'b0;
-    prog_addr_d = prog_addr_q;
-    prog_n_d    = prog_n_q;
-    scratch_d   = scratch_q;
-    args_d      = args_q;
-    tr_en_d     = tr_en_q;
-    tr_stop_d   = tr_stop_q;
-    tr_clear_d  = 1'b0;
-    tr_addr_d   = tr_addr_q;
-    cycles_hi_d = cycles_hi_q;
-    cnt_hi_d    = cnt_hi_q;
-    if (wr) begin
-      unique case (req_addr_i)
-        REG_CTRL: begin
-          run_d   = req_wdata_i[0];
-          load_d  = req_wdata_i[1] && !req_wdata_i[0] && !run_q;
-          clear_d = req_wdata_i[2];
-        end
-        REG_PROG_ADDR:  prog_addr_d = {req_wdata_i[31:ChunkW], ChunkW'(0)};
-        REG_PROG_N:     prog_n_d    = req_wdata_i[15:0];
-        REG_SCRATCH:    scratch_d   = req_wdata_i;
-        REG_TRACE_CTRL: begin
-          tr_en_d    = req_wdata_i[0];
-          tr_clear_d = req_wdata_i[1];
-          tr_stop_d  = req_wdata_i[2];
-        end
-        REG_TRACE_ADDR: tr_addr_d   = req_wdata_i[DepthW-1:0];
-        default: begin
-          if (is_arg) begin
-            args_d[arg_idx] = req_wdata_i;
-          end
-        end
-      endcase
-    end
-    // Reading a 64-bit value's low half snapshots its high half; reading TRACE_HI moves on.
-    if (rd) begin
-      unique case (req_addr_i)
-        REG_CYCLES_LO: cycles_hi_d = cycles_i[63:32];
-        REG_TRACE_HI:  tr_addr_d   = tr_addr_q + DepthW'(1);
-        default: begin
-          if (is_cnt && !cnt_hi) begin
-            cnt_hi_d[cnt_idx] = free_cnt_i[cnt_idx][63:32];
-          end
-        end
-      endcase
-    end
-  end
-
-  // AXI_ERR is sticky; CTRL.CLEAR clears it unless an error arrives in the same cycle.
-  assign axi_err_d = axi_err_i || (axi_err_q && !clear_d);
+  // CTRL.LOAD, CTRL.CLEAR and TRACE_CTRL.CLEAR are strobes in the write's cycle.
+  assign load_d     = wr && req_addr_i == REG_CTRL && req_wdata_i[1] && !req_wdata_i[0] && !run_q;
+  assign clear_d    = wr && req_addr_i == REG_CTRL && req_wdata_i[2];
+  assign tr_clear_d = wr && req_addr_i == REG_TRACE_CTRL && req_wdata_i[1];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -250,20 +208,41 @@ module otpu_regs
       rdata_q     <= '0;
       rsel_q      <= RSEL_VALUE;
     end else begin
-      run_q       <= run_d;
-      axi_err_q   <= axi_err_d;
-      prog_addr_q <= prog_addr_d;
-      prog_n_q    <= prog_n_d;
-      scratch_q   <= scratch_d;
-      args_q      <= args_d;
-      tr_en_q     <= tr_en_d;
-      tr_stop_q   <= tr_stop_d;
-      tr_addr_q   <= tr_addr_d;
-      cycles_hi_q <= cycles_hi_d;
-      cnt_hi_q    <= cnt_hi_d;
+      // AXI_ERR is sticky; CTRL.CLEAR clears it unless an error arrives in the same cycle.
+      axi_err_q   <= axi_err_i || (axi_err_q && !clear_d);
       rsp_valid_q <= req_valid_i && !req_we_i;
       rdata_q     <= rdata_d;
       rsel_q      <= rsel_d;
+      if (wr) begin
+        unique case (req_addr_i)
+          REG_CTRL:       run_q       <= req_wdata_i[0];
+          REG_PROG_ADDR:  prog_addr_q <= {req_wdata_i[31:ChunkW], ChunkW'(0)};
+          REG_PROG_N:     prog_n_q    <= req_wdata_i[15:0];
+          REG_SCRATCH:    scratch_q   <= req_wdata_i;
+          REG_TRACE_CTRL: begin
+            tr_en_q   <= req_wdata_i[0];
+            tr_stop_q <= req_wdata_i[2];
+          end
+          REG_TRACE_ADDR: tr_addr_q   <= req_wdata_i[DepthW-1:0];
+          default: begin
+            if (is_arg) begin
+              args_q[arg_idx] <= req_wdata_i;
+            end
+          end
+        endcase
+      end
+      // Reading a 64-bit value's low half snapshots its high half; reading TRACE_HI moves on.
+      if (rd) begin
+        unique case (req_addr_i)
+          REG_CYCLES_LO: cycles_hi_q <= cycles_i[63:32];
+          REG_TRACE_HI:  tr_addr_q   <= tr_addr_q + DepthW'(1);
+          default: begin
+            if (is_cnt && !cnt_hi) begin
+              cnt_hi_q[cnt_idx] <= free_cnt_i[cnt_idx][63:32];
+            end
+          end
+        endcase
+      end
     end
   end
 

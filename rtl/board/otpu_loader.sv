@@ -45,12 +45,12 @@ module otpu_loader
     ST_FLUSH = 3'd4    // the core registers IMEM writes: the last lands now
   } state_e;
 
-  state_e            state_q, state_d;
-  logic [31:0]       addr_q, addr_d;    // the next chunk's DRAM address
-  logic [16:0]       left_q, left_d;    // instructions still to write
-  logic [ImemAw-1:0] wa_q, wa_d;        // the next IMEM address
-  logic [PerW-1:0]   k_q, k_d;          // instruction of the chunk being written
-  logic [D*8-1:0]    data_q, data_d;    // the chunk, next instruction in the low bits
+  state_e            state_q;
+  logic [31:0]       addr_q;    // the next chunk's DRAM address
+  logic [16:0]       left_q;    // instructions still to write
+  logic [ImemAw-1:0] wa_q;      // the next IMEM address
+  logic [PerW-1:0]   k_q;       // instruction of the chunk being written
+  logic [D*8-1:0]    data_q;    // the chunk, next instruction in the low bits
 
   logic [16:0] count;  // min(PROG_N, IMEM_WORDS)
   assign count = 17'(prog_n_i) > 17'(IMEM_WORDS) ? 17'(IMEM_WORDS) : 17'(prog_n_i);
@@ -61,73 +61,59 @@ module otpu_loader
   assign load_end = 64'(prog_addr_i) + (64'(count) << 5);
   assign in_dram  = load_end <= 64'(DRAM_BYTES);
 
-  logic range_err_q, range_err_d;
+  logic range_err_q;
 
-  always_comb begin
-    state_d = state_q;
-    addr_d  = addr_q;
-    left_d  = left_q;
-    wa_d    = wa_q;
-    k_d     = k_q;
-    data_d  = data_q;
-    range_err_d = 1'b0;
-    unique case (state_q)
-      ST_IDLE: begin
-        if (start_i && count != '0 && !in_dram) begin
-          range_err_d = 1'b1;
-        end else if (start_i && count != '0) begin
-          state_d = ST_REQ;
-          addr_d  = prog_addr_i;
-          left_d  = count;
-          wa_d    = '0;
-        end
-      end
-      ST_REQ: begin
-        if (rd_ready_i) begin
-          state_d = ST_WAIT;
-          addr_d  = addr_q + 32'(D);
-        end
-      end
-      ST_WAIT: begin
-        if (rsp_valid_i) begin
-          state_d = ST_WRITE;
-          data_d  = rsp_data_i;
-          k_d     = '0;
-        end
-      end
-      ST_WRITE: begin
-        data_d = data_q >> INSTR_W;
-        wa_d   = wa_q + ImemAw'(1);
-        left_d = left_q - 17'd1;
-        k_d    = k_q + PerW'(1);
-        if (left_q == 17'd1) begin
-          state_d = ST_FLUSH;
-        end else if (32'(k_q) == Per - 1) begin
-          state_d = ST_REQ;
-        end
-      end
-      ST_FLUSH: state_d = ST_IDLE;
-      default:  state_d = ST_IDLE;
-    endcase
-  end
-
+  // Next state in the always_ff: the response inputs are the model's top-level inputs, and a
+  // simulator evaluates combinational next-state logic at every settle of them (docs/rtl.md
+  // "Simulation speed").
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= ST_IDLE;
-      addr_q  <= '0;
-      left_q  <= '0;
-      wa_q    <= '0;
-      k_q     <= '0;
-      data_q  <= '0;
+      state_q     <= ST_IDLE;
+      addr_q      <= '0;
+      left_q      <= '0;
+      wa_q        <= '0;
+      k_q         <= '0;
+      data_q      <= '0;
       range_err_q <= 1'b0;
     end else begin
-      state_q <= state_d;
-      addr_q  <= addr_d;
-      left_q  <= left_d;
-      wa_q    <= wa_d;
-      k_q     <= k_d;
-      data_q  <= data_d;
-      range_err_q <= range_err_d;
+      range_err_q <= 1'b0;
+      unique case (state_q)
+        ST_IDLE: begin
+          if (start_i && count != '0 && !in_dram) begin
+            range_err_q <= 1'b1;
+          end else if (start_i && count != '0) begin
+            state_q <= ST_REQ;
+            addr_q  <= prog_addr_i;
+            left_q  <= count;
+            wa_q    <= '0;
+          end
+        end
+        ST_REQ: begin
+          if (rd_ready_i) begin
+            state_q <= ST_WAIT;
+            addr_q  <= addr_q + 32'(D);
+          end
+        end
+        ST_WAIT: begin
+          if (rsp_valid_i) begin
+            state_q <= ST_WRITE;
+            data_q  <= rsp_data_i;
+            k_q     <= '0;
+          end
+        end
+        ST_WRITE: begin
+          data_q <= data_q >> INSTR_W;
+          wa_q   <= wa_q + ImemAw'(1);
+          left_q <= left_q - 17'd1;
+          k_q    <= k_q + PerW'(1);
+          if (left_q == 17'd1) begin
+            state_q <= ST_FLUSH;
+          end else if (32'(k_q) == Per - 1) begin
+            state_q <= ST_REQ;
+          end
+        end
+        default: state_q <= ST_IDLE;  // ST_FLUSH, and any other
+      endcase
     end
   end
 

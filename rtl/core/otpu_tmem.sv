@@ -53,30 +53,42 @@ module otpu_tmem #(
   // Banks //
   ///////////
 
-  for (genvar b = 0; b < LANES; b++) begin : gen_bank
-    logic            en, we;
-    logic [RowW-1:0] row;
-    logic [31:0]     wdata;
-    always_comb begin
-      en    = 1'b0;
-      we    = 1'b0;
-      row   = '0;
-      wdata = '0;
-      if (gnt_o != '0) begin  // nothing to select in the cycles no requester is granted
-        for (int r = 0; r < NREQ; r++) begin
-          if (gnt_o[r] && mask_i[r][b]) begin
-            en    = 1'b1;
-            we    = we_i[r];
-            row   = addr_i[r][b][AW-1:BankW];
-            wdata = wdata_i[r][b];
+  // Each bank's access: the lane of the granted requester that covers it (grants are disjoint).
+  // One pass over the granted requesters' lanes, so a cycle with one grant looks at its lanes
+  // only (docs/rtl.md "Simulation speed").
+  logic            bank_wr[LANES];
+  logic [RowW-1:0] bank_row[LANES];
+  logic [31:0]     bank_wdata[LANES];
+  always_comb begin
+    bank_wr    = '{default: 1'b0};
+    bank_row   = '{default: '0};
+    bank_wdata = '{default: '0};
+    if (gnt_o != '0) begin  // nothing to select in the cycles no requester is granted
+      for (int r = 0; r < NREQ; r++) begin
+        if (gnt_o[r]) begin
+          for (int b = 0; b < LANES; b++) begin
+            if (mask_i[r][b]) begin
+              bank_wr[b]    = we_i[r];
+              bank_row[b]   = addr_i[r][b][AW-1:BankW];
+              bank_wdata[b] = wdata_i[r][b];
+            end
           end
         end
       end
     end
+  end
+
+  for (genvar b = 0; b < LANES; b++) begin : gen_bank
+    logic            we;
+    logic [RowW-1:0] row;
+    logic [31:0]     wdata;
+    assign we    = bank_wr[b];
+    assign row   = bank_row[b];
+    assign wdata = bank_wdata[b];
 
     logic [31:0] mem_q[Rows];
     always_ff @(posedge clk_i) begin
-      if (en && we) begin
+      if (we) begin
         mem_q[row] <= wdata;
       end
     end

@@ -1,7 +1,7 @@
 // ACT RAM (docs/rtl-core.md "ACT RAM"): ACT_ROWS rows of ACT_BLOCKS blocks, each block D int8
 // values (element e in bits 8e +: 8) and one fp32 scale. QUANT writes one block and its scale
-// a cycle. The MXU reads blocks b and b+1 (mod ACT_BLOCKS) of every row at once, in the same
-// cycle: a 4-bit weight chunk covers two blocks. Even and odd blocks live in separate banks,
+// a cycle, the host one while the core is idle. The MXU reads blocks b and b+1 of every row
+// at once, in the same cycle: a 4-bit weight chunk covers two blocks. Even and odd blocks live in separate banks,
 // so that is one read per bank. The host port reads one (row, block) for tests and debug,
 // while host_en_i (the core is not running).
 // Only the rows the MXU's columns use are read: column c's from row rd_row_i + c (mod
@@ -22,6 +22,14 @@ module otpu_act_ram #(
   input  logic [BlkW-1:0]                     wr_block_i,
   input  logic [D*8-1:0]                      wr_data_i,
   input  logic [31:0]                         wr_scale_i,
+  // Host write (never in the same cycle as a QUANT write: the core is idle then). A port of
+  // its own rather than a mux in front of the QUANT one: a simulator evaluates a port's
+  // expression every cycle, and this one would copy a whole block.
+  input  logic                                host_we_i,
+  input  logic [RowW-1:0]                     host_wrow_i,
+  input  logic [BlkW-1:0]                     host_wblock_i,
+  input  logic [D*8-1:0]                      host_wdata_i,
+  input  logic [31:0]                         host_wscale_i,
   // Read (MXU): blocks b and b+1 of rows rd_row_i + c, c = 0 .. MCOLS - 1 with rd_en_i[c]
   input  logic [MCOLS-1:0]                    rd_en_i,
   input  logic [RowW-1:0]                     rd_row_i,
@@ -53,6 +61,9 @@ module otpu_act_ram #(
       if (we_i && wr_block_i[0] == 1'(k)) begin
         data_q[wr_row_i][wr_block_i[BlkW-1:1]]  <= wr_data_i;
         scale_q[wr_row_i][wr_block_i[BlkW-1:1]] <= wr_scale_i;
+      end else if (host_we_i && host_wblock_i[0] == 1'(k)) begin
+        data_q[host_wrow_i][host_wblock_i[BlkW-1:1]]  <= host_wdata_i;
+        scale_q[host_wrow_i][host_wblock_i[BlkW-1:1]] <= host_wscale_i;
       end
     end
   end

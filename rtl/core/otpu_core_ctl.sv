@@ -64,18 +64,26 @@ module otpu_core_ctl
     end
   end
 
+  // A write's address and data are taken with its enable: they are used only with it, and a
+  // simulator copies a wide register at every edge it is assigned.
   always_ff @(posedge clk_i) begin
-    args_o       <= args_i;
-    prog_n_o     <= prog_n_i;
-    win_len_o    <= win_len_i;
-    imem_addr_o  <= imem_addr_i;
-    imem_wdata_o <= imem_wdata_i;
-    tm_addr_o    <= tm_addr_i;
-    tm_wdata_o   <= tm_wdata_i;
-    act_row_o    <= act_row_i;
-    act_block_o  <= act_block_i;
-    act_wdata_o  <= act_wdata_i;
-    act_wscale_o <= act_wscale_i;
+    args_o    <= args_i;
+    prog_n_o  <= prog_n_i;
+    win_len_o <= win_len_i;
+    if (imem_we_i) begin
+      imem_addr_o  <= imem_addr_i;
+      imem_wdata_o <= imem_wdata_i;
+    end
+    if (tm_we_i) begin
+      tm_addr_o  <= tm_addr_i;
+      tm_wdata_o <= tm_wdata_i;
+    end
+    if (act_we_i) begin
+      act_row_o    <= act_row_i;
+      act_block_o  <= act_block_i;
+      act_wdata_o  <= act_wdata_i;
+      act_wscale_o <= act_wscale_i;
+    end
   end
 
 endmodule : otpu_core_ctl

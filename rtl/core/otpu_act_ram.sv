@@ -1,9 +1,9 @@
 // ACT RAM (docs/rtl-core.md "ACT RAM"): ACT_ROWS rows of ACT_BLOCKS blocks, each block D int8
 // values (element e in bits 8e +: 8) and one fp32 scale. QUANT writes one block and its scale
 // a cycle, the host one while the core is idle. The MXU reads blocks b and b+1 of every row
-// at once, in the same cycle: a 4-bit weight chunk covers two blocks. Even and odd blocks live in separate banks,
-// so that is one read per bank. The host port reads one (row, block) for tests and debug,
-// while host_en_i (the core is not running).
+// at once, in the same cycle: a 4-bit weight chunk covers two blocks. Even and odd blocks
+// live in separate banks, so that is one read per bank. The host port reads one (row, block)
+// for tests and debug, while host_en_i (the core is not running).
 // Only the rows the MXU's columns use are read: column c's from row rd_row_i + c (mod
 // ACT_ROWS), and only while rd_en_i[c] (0 otherwise); copying every row every cycle is most of
 // what a simulator spends here (docs/rtl.md "Simulation speed").

@@ -204,7 +204,7 @@ module otpu_seq_window
     assign issue_valid_o[u]   = !q_empty[u] && gate_clear[q_head[u]];
     assign q_pop[u]           = issue_valid_o[u] && issue_ready_i[u];
     assign issue_slot_o[u]    = q_head[u];
-    assign issue_instr_o[u]   = issue_valid_o[u] ? instr_q[q_head[u]] : '0;
+    assign issue_instr_o[u]   = instr_q[q_head[u]];
     // Ready this very cycle when the flag is not set yet.
     assign issue_rdy_cyc_o[u] = rdy_q[q_head[u]] ? rdy_cyc_q[q_head[u]] : cycle_i;
   end

@@ -71,8 +71,10 @@ module otpu_core_events
   assign ev_end_cnt_o    = done_cnt_i;
   assign ev_halt_o       = halt_i;
 
-  // Instructions each unit has started and not finished.
+  // Instructions each unit has started and not finished, and whether that is any (a register
+  // of its own: the activity word is rebuilt at every settle of the inputs).
   logic [NUM_UNITS-1:0][4:0] inflight_q;
+  logic [NUM_UNITS-1:0]      inflight_any_q;
 
   //////////////
   // Activity //
@@ -81,8 +83,8 @@ module otpu_core_events
   // One assignment of the whole word: the simulator builds a struct assigned field by field
   // with a masked insert per field, on every settle of the inputs.
   logic [NUM_UNITS-1:0] busy;
-  for (genvar u = 0; u < NUM_UNITS; u++) begin : gen_busy
-    assign busy[u]      = inflight_q[u] != '0 || ev_start_o[u];
+  assign busy = inflight_any_q | ev_start_o;
+  for (genvar u = 0; u < NUM_UNITS; u++) begin : gen_lose
     assign ev_lose_o[u] = tm_lose_i[u + 1];
   end
 
@@ -133,14 +135,17 @@ module otpu_core_events
   // combinational next-state logic also runs on every settle of the inputs.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      inflight_q <= '0;
-      ports_q    <= '0;
+      inflight_q     <= '0;
+      inflight_any_q <= '0;
+      ports_q        <= '0;
     end else if (start_i) begin
-      inflight_q <= '0;
-      ports_q    <= '0;
+      inflight_q     <= '0;
+      inflight_any_q <= '0;
+      ports_q        <= '0;
     end else begin
       for (int u = 0; u < NUM_UNITS; u++) begin
-        inflight_q[u] <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]);
+        inflight_q[u]     <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]);
+        inflight_any_q[u] <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]) != '0;
       end
       for (int i = 0; i < 4; i++) ports_q[i] <= ports_q[i] + 32'(port_at(act, i));
     end

@@ -105,6 +105,10 @@ package otpu_fp_pkg;
     a = a_i;
     b = {b_i[31] ^ sub_i, b_i[30:0]};
     if (!fp_normal_exp(a.exp) || !fp_normal_exp(b.exp)) begin
+      // A zero (or a flushed subnormal) and a normal number, the common special case (an
+      // accumulator's first term), before the checks for the rest.
+      if (b.exp == 8'd0 && fp_normal_exp(a.exp)) return a;
+      if (a.exp == 8'd0 && fp_normal_exp(b.exp)) return b;
       a = fp_ftz(a);
       b = fp_ftz(b);
       if (fp_is_nan(a[30:0]) || fp_is_nan(b[30:0]) ||
@@ -151,6 +155,10 @@ package otpu_fp_pkg;
     b    = b_i;
     sign = a.sign ^ b.sign;
     if (!fp_normal_exp(a.exp) || !fp_normal_exp(b.exp)) begin
+      // A zero (or a flushed subnormal) times a normal number, the common special case.
+      if ((a.exp == 8'd0 && fp_normal_exp(b.exp)) || (b.exp == 8'd0 && fp_normal_exp(a.exp))) begin
+        return {sign, 31'd0};
+      end
       a      = fp_ftz(a);
       b      = fp_ftz(b);
       a_zero = (a.exp == 8'd0);

@@ -41,18 +41,20 @@ package otpu_fp_pkg;
   // a sticky bit below sig, to nearest even. exp is the biased exponent of the *exact* value
   // (sig[23] must be 1): below 1 the exact magnitude is under 2^-126 and the result is a zero
   // of that sign, even where IEEE rounding would reach 2^-126. Overflow gives ±inf.
-  function automatic logic [31:0] fp_round_pack(logic sign, logic signed [9:0] exp,
-                                                logic [23:0] sig, logic guard, logic sticky);
-    logic              carry, unused_hidden;
-    logic [22:0]       man;
-    logic signed [9:0] exp_r;
-    if (exp < 10'sd1) begin
+  // (exp is a 32-bit int: a simulator compares and adds it in one instruction, where a
+  // 10-bit signed value is sign-extended at every use.)
+  function automatic logic [31:0] fp_round_pack(logic sign, int exp, logic [23:0] sig,
+                                                logic guard, logic sticky);
+    logic        carry, unused_hidden;
+    logic [22:0] man;
+    int          exp_r;
+    if (exp < 1) begin
       return {sign, 31'd0};
     end
     // A carry out leaves 2^24, whose low 23 bits are the zero mantissa of 2^(exp+1).
     {carry, unused_hidden, man} = {1'b0, sig} + {24'd0, guard & (sticky | sig[0])};
-    exp_r = exp + {9'd0, carry};
-    if (exp_r >= 10'sd255) begin
+    exp_r = exp + int'(carry);
+    if (exp_r >= 255) begin
       return {sign, FP_POS_INF[30:0]};
     end
     return {sign, exp_r[7:0], man};
@@ -100,7 +102,7 @@ package otpu_fp_pkg;
     logic [53:0]       smaller_shifted;
     logic [27:0]       sum, norm;
     logic [36:0]       cz;
-    logic signed [9:0] norm_exp;
+    int                norm_exp;
     logic              unused_low;
     a = a_i;
     b = {b_i[31] ^ sub_i, b_i[30:0]};
@@ -140,7 +142,7 @@ package otpu_fp_pkg;
     lzc        = cz[36:32];
     norm       = cz[31:4];
     unused_low = ^cz[3:0];
-    norm_exp   = $signed({2'b00, larger.exp}) + 10'sd1 - $signed({5'd0, lzc});
+    norm_exp   = int'(larger.exp) + 1 - int'(lzc);
     return fp_round_pack(larger.sign, norm_exp, norm[27:4], norm[3], |norm[2:0]);
   endfunction
 
@@ -150,7 +152,7 @@ package otpu_fp_pkg;
     fp32_t             a, b;
     logic              sign, a_zero, b_zero, a_inf, b_inf;
     logic [47:0]       prod;
-    logic signed [9:0] exp;
+    int                exp;
     a    = a_i;
     b    = b_i;
     sign = a.sign ^ b.sign;
@@ -173,8 +175,7 @@ package otpu_fp_pkg;
       return {sign, 31'd0};  // a zero (or a flushed subnormal): the only case left
     end
     prod = {24'd0, 1'b1, a.man} * {24'd0, 1'b1, b.man};
-    exp  = $signed({2'b00, a.exp}) + $signed({2'b00, b.exp}) - 10'sd127
-         + $signed({9'd0, prod[47]});
+    exp  = int'(a.exp) + int'(b.exp) - 127 + int'(prod[47]);
     if (prod[47]) return fp_round_pack(sign, exp, prod[47:24], prod[23], |prod[22:0]);
     return fp_round_pack(sign, exp, prod[46:23], prod[22], |prod[21:0]);
   endfunction
@@ -184,11 +185,11 @@ package otpu_fp_pkg;
     /* verilator no_inline_task */
     logic [31:0]       mag;
     logic [36:0]       cz;
-    logic signed [9:0] exp;
+    int                exp;
     if (v_i == 32'd0) return 32'd0;
     mag = v_i[31] ? (32'd0 - v_i) : v_i;
     cz  = fp_lzc32(mag);
-    exp = 10'sd158 - $signed({5'd0, cz[36:32]});
+    exp = 158 - int'(cz[36:32]);
     return fp_round_pack(v_i[31], exp, cz[31:8], cz[7], |cz[6:0]);
   endfunction
 

@@ -111,6 +111,19 @@ package otpu_core_pkg;
     return c;
   endfunction
 
+  // The MXU columns holding a row in pass p of an MM of m rows, mcols columns a pass: column c
+  // when c < m - p * mcols (bit c of the mask; mcols <= 32, p < the MM's passes). Shared by the
+  // consumer (otpu_mxu_cons) and the preloader (otpu_mxu_tm).
+  function automatic logic [31:0] mxu_pass_cols(logic [7:0] m, logic [4:0] p,
+                                                int unsigned mcols);
+    logic [8:0] left;
+    left          = 9'(m) - 9'(int'(p) * int'(mcols));
+    mxu_pass_cols = '0;
+    for (int unsigned c = 0; c < mcols; c++) begin
+      mxu_pass_cols[c] = (9'(c) < left);
+    end
+  endfunction
+
   // A 4-bit MM weight as a signed value (docs/isa.md MM): int4 -8..7 (two's complement), or
   // fp4 E2M1 at twice its value, {0,1,2,3,4,6,8,12} with bit 3 the sign.
   function automatic logic signed [4:0] mxu_nibble(logic [3:0] nib, logic fp4);

@@ -110,14 +110,6 @@ module otpu_mxu_cons
   logic [MCOLS-1:0][31:0] accv_q;
   logic [MCOLS-1:0]       cols_q;        // the columns holding a row in this pass
 
-  // Columns c < m - p * MCOLS hold a row of pass p.
-  function automatic logic [MCOLS-1:0] pass_cols(logic [7:0] m, logic [4:0] p);
-    logic [8:0] left;
-    left = 9'(m) - (9'(p) << LM);
-    for (int c = 0; c < int'(MCOLS); c++) begin
-      pass_cols[c] = (9'(c) < left);
-    end
-  endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -164,7 +156,7 @@ module otpu_mxu_cons
         arow_q   <= w5[24 +: RW];
         blk0_q   <= w7[16 +: BW];
         blk_q    <= w7[16 +: BW];
-        cols_q   <= pass_cols(w5[23:16], 5'd0);
+        cols_q   <= MCOLS'(mxu_pass_cols(w5[23:16], 5'd0, MCOLS));
       end
 
       if (go) begin
@@ -182,7 +174,7 @@ module otpu_mxu_cons
             p_q     <= p_q + 5'd1;
             obase_q <= obase_q + AW'(MCOLS * os_q);
             arow_q  <= arow_q + RW'(MCOLS);
-            cols_q  <= pass_cols(m_q, p_q + 5'd1);
+            cols_q  <= MCOLS'(mxu_pass_cols(m_q, p_q + 5'd1, MCOLS));
           end else begin
             act_q <= 1'b0;
           end

@@ -7,7 +7,9 @@
 // out rows overlap one another (pl_strict_i), a row's old values are read only after the
 // previous row is written, so with m <= MCOLS every output adds to what the ISA's loop order
 // left there (several passes, or out_stride 0 with m > 1, still differ: docs/rtl-core.md).
-module otpu_mxu_tm #(
+module otpu_mxu_tm
+  import otpu_core_pkg::*;
+#(
   parameter int unsigned MCOLS      = 8,
   parameter int unsigned LANES      = 8,
   parameter int unsigned TMEM_WORDS = 65536
@@ -53,15 +55,6 @@ module otpu_mxu_tm #(
   localparam int unsigned AW = $clog2(TMEM_WORDS);
   localparam int unsigned LB = $clog2(LANES);
   localparam int unsigned LM = $clog2(MCOLS);
-
-  // The columns of pass p hold rows p*MCOLS .. min(m, (p+1)*MCOLS) - 1.
-  function automatic logic [MCOLS-1:0] pass_cols(logic [7:0] m, logic [4:0] p);
-    logic [8:0] left;
-    left = 9'(m) - (9'(p) << LM);
-    for (int c = 0; c < int'(MCOLS); c++) begin
-      pass_cols[c] = (9'(c) < left);
-    end
-  endfunction
 
   ///////////
   // State //
@@ -241,12 +234,12 @@ module otpu_mxu_tm #(
         pvalid_q <= 1'b0;
         if (pj_q + 32'd1 < pn_q) begin
           pj_q    <= pj_q + 32'd1;
-          ppend_q <= pass_cols(pm_q, pp_q);
+          ppend_q <= MCOLS'(mxu_pass_cols(pm_q, pp_q, MCOLS));
         end else if (pp_q + 5'd1 < passes) begin
           pj_q     <= '0;
           pp_q     <= pp_q + 5'd1;
           ppbase_q <= ppbase_q + AW'(MCOLS * pstride_q);
-          ppend_q  <= pass_cols(pm_q, pp_q + 5'd1);
+          ppend_q  <= MCOLS'(mxu_pass_cols(pm_q, pp_q + 5'd1, MCOLS));
         end else begin
           pact_q <= 1'b0;
         end
@@ -260,7 +253,7 @@ module otpu_mxu_tm #(
         pm_q      <= pl_m_i;
         pj_q      <= '0;
         pp_q      <= '0;
-        ppend_q   <= pass_cols(pl_m_i, 5'd0);
+        ppend_q   <= MCOLS'(mxu_pass_cols(pl_m_i, 5'd0, MCOLS));
         pstrict_q <= pl_strict_i;
         ptaken_q  <= '0;
         ppushed_q <= '0;

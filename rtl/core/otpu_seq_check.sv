@@ -51,7 +51,7 @@ module otpu_seq_check
   err_e dma_cause;
   always_comb begin
     dma_cause = ERR_NONE;
-    if (en_i && opcode == OP_LD || opcode == OP_ST) begin  // only the instruction's own checks run
+    if (en_i && (opcode == OP_LD || opcode == OP_ST)) begin  // only its own checks run
       if (w[4] == '0 || w[5] == '0) begin
         dma_cause = ERR_ZERO;
       end else if (w[2][1:0] != 2'd0 || w[6][1:0] != 2'd0) begin

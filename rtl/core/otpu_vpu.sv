@@ -406,7 +406,6 @@ module otpu_vpu
     row_first = (reads_b_q && b_row_q) ? StRowB : grp_first;
   end
 
-  // Advances to the next row (or finishes): row bases move by their strides, partials reset.
   // One lane's partial at a row's start (a word, not the whole group: a simulator clears a
   // wide function result at every evaluation).
   function automatic logic [31:0] partial_init(logic [7:0] f);

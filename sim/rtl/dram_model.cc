@@ -117,12 +117,12 @@ int DramModel::Pop(int64_t cycle, Port* port) {
     while (at > 0 && pending_[due[at - 1]].seq > pending_[slot].seq) --at;
     due.insert(due.begin() + std::ptrdiff_t(at), slot);
   }
-  if (port->due.empty()) return -1;
+  if (due.empty()) return -1;
   // The ideal memory answers in order; the others pick any due response at random.
   size_t pick = 0;
-  if (opts_.stall_percent != 0 || opts_.axi) pick = size_t(rng_() % port->due.size());
-  const uint32_t slot = port->due[pick];
-  port->due.erase(port->due.begin() + std::ptrdiff_t(pick));
+  if (opts_.stall_percent != 0 || opts_.axi) pick = size_t(rng_() % due.size());
+  const uint32_t slot = due[pick];
+  due.erase(due.begin() + std::ptrdiff_t(pick));
   free_.push_back(slot);
   return int(slot);
 }

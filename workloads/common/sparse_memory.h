@@ -1,6 +1,6 @@
 // Sparse byte-addressed memory: the DRAM image of a workload and the DRAM of every model
 // (ISA simulator, RTL harness, board model). Pages appear on first write; unwritten bytes read 0.
-// One thread at a time: reads remember the last page they found.
+// One thread at a time: reads remember the last pages they found.
 #ifndef OTPU_WORKLOADS_COMMON_SPARSE_MEMORY_H_
 #define OTPU_WORKLOADS_COMMON_SPARSE_MEMORY_H_
 

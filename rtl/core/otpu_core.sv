@@ -276,13 +276,20 @@ module otpu_core
   //////////////
 
   // The host port writes LANES consecutive words, lane l = word l (the base is LANES-aligned).
-  assign tm_req[RHost] = host_tm_we_q && !running;
-  assign tm_we[RHost]  = 1'b1;
-  for (genvar l = 0; l < LANES; l++) begin : gen_host_lane
-    assign tm_mask[RHost][l]  = 1'b1;
-    assign tm_addr[RHost][l]  = host_tm_addr_q | AW'(l);
-    assign tm_wdata[RHost][l] = host_tm_wdata_q[l];
+  // The lane addresses only while it writes (0 otherwise: lanes are meaningful only with the
+  // request), or they would be rebuilt every cycle (docs/rtl.md "Simulation speed").
+  logic [LANES-1:0][AW-1:0] host_lane_addr;
+  always_comb begin
+    host_lane_addr = '0;
+    if (host_tm_we_q) begin
+      for (int l = 0; l < int'(LANES); l++) host_lane_addr[l] = host_tm_addr_q | AW'(l);
+    end
   end
+  assign tm_req[RHost]   = host_tm_we_q && !running;
+  assign tm_we[RHost]    = 1'b1;
+  assign tm_mask[RHost]  = '1;
+  assign tm_addr[RHost]  = host_lane_addr;
+  assign tm_wdata[RHost] = host_tm_wdata_q;
 
   otpu_tmem #(
     .LANES     (LANES),

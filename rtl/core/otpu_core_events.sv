@@ -143,11 +143,17 @@ module otpu_core_events
       inflight_any_q <= '0;
       ports_q        <= '0;
     end else begin
-      for (int u = 0; u < NUM_UNITS; u++) begin
-        inflight_q[u]     <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]);
-        inflight_any_q[u] <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]) != '0;
+      // Each only in the cycles that change it: most cycles start and end nothing, and many
+      // move nothing on the DRAM ports.
+      if ((ev_start_o | done_i) != '0) begin
+        for (int u = 0; u < NUM_UNITS; u++) begin
+          inflight_q[u]     <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]);
+          inflight_any_q[u] <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]) != '0;
+        end
       end
-      for (int i = 0; i < 4; i++) ports_q[i] <= ports_q[i] + 32'(port_at(act, i));
+      if (act.b_rd_mxu || act.b_rd_dma || act.b_wr_dma || act.a_mxu || act.a_quant) begin
+        for (int i = 0; i < 4; i++) ports_q[i] <= ports_q[i] + 32'(port_at(act, i));
+      end
     end
   end
 

@@ -148,9 +148,6 @@ module otpu_dma
   assign b_rd_tag_o   = TAG_W'(rob_tail_q);
   assign rq_adv       = b_rd_valid_o && b_rd_ready_i;
 
-  logic [D*8-1:0] head_chunk;
-  assign head_chunk = rob_data_q[rob_head_q];
-
   always_ff @(posedge clk_i) begin
     if (b_rsp_valid_i) begin
       rob_data_q[b_rsp_tag_i[RobW-1:0]] <= b_rsp_data_i;
@@ -233,7 +230,11 @@ module otpu_dma
         j             = LaneW'(l) - LaneW'(dw_tmem);
         tm_mask_o[l]  = 32'(j) < dw_words;
         tm_addr_o[l]  = AW'(dw_tmem + 32'(j));
-        tm_wdata_o[l] = head_chunk[32*((int'(off) + int'(j)) % Words) +: 32];
+        if (!is_st_q) begin
+          // An LD writes the head chunk, read from the reorder buffer here only: as a signal
+          // it would be copied every cycle.
+          tm_wdata_o[l] = rob_data_q[rob_head_q][32*((int'(off) + int'(j)) % Words) +: 32];
+        end
       end
     end
   end

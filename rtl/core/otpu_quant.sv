@@ -318,20 +318,37 @@ module otpu_quant
   assign tm_req_o = (state_q == StP1) || (state_q == StP2 && (!qst_q || wr_idle));
   assign tm_we_o  = 1'b0;
 
-  // Element e of the group lives in bank (base + e) mod LANES, which is its lane.
+  // Element e of the group lives in bank (base + e) mod LANES, which is its lane. The lanes
+  // are computed only with a request, and the elements read only when it is granted (both are
+  // 0 otherwise): per-lane logic would run every cycle (docs/rtl.md "Simulation speed").
+  logic                   granted;
   logic [LANES-1:0][31:0] rd_elem;
-  for (genvar l = 0; l < LANES; l++) begin : gen_tm_lane
-    logic [LB-1:0] e, src;
-    assign e             = LB'(l) - rot;
-    assign src           = LB'(l) + rot;
-    assign tm_mask_o[l]  = tm_req_o && grp_mask[e];
-    assign tm_addr_o[l]  = req_base + AW'(e);
-    assign tm_wdata_o[l] = 32'd0;
-    assign rd_elem[l]    = tm_rdata_i[src];
+  assign granted    = tm_req_o && tm_gnt_i;
+  assign tm_wdata_o = '0;
+  always_comb begin
+    logic [LB-1:0] e;
+    e         = '0;
+    tm_mask_o = '0;
+    tm_addr_o = '0;
+    if (tm_req_o) begin
+      for (int l = 0; l < int'(LANES); l++) begin
+        e            = LB'(l) - rot;
+        tm_mask_o[l] = grp_mask[e];
+        tm_addr_o[l] = req_base + AW'(e);
+      end
+    end
   end
-
-  logic granted;
-  assign granted = tm_req_o && tm_gnt_i;
+  always_comb begin
+    logic [LB-1:0] src;
+    src     = '0;
+    rd_elem = '0;
+    if (granted) begin
+      for (int l = 0; l < int'(LANES); l++) begin
+        src        = LB'(l) + rot;
+        rd_elem[l] = tm_rdata_i[src];
+      end
+    end
+  end
 
   //////////////
   // Datapath //
@@ -370,11 +387,12 @@ module otpu_quant
     .scale_o   (scale)
   );
 
-  // The group's int8 values (otpu_fp_quant's function), computed in pass 2 only.
+  // The group's int8 values (otpu_fp_quant's function), computed in a granted pass-2 cycle
+  // only, the one that uses them.
   logic [LANES-1:0][7:0] q;
   always_comb begin
     q = '0;
-    if (state_q == StP2) begin
+    if (state_q == StP2 && granted) begin
       for (int e = 0; e < LANES; e++) begin
         q[e] = fp_quant(rd_elem[e], inv);
       end

@@ -40,10 +40,13 @@ module otpu_tmem #(
   always_comb begin
     logic [LANES-1:0] taken;
     taken = '0;
-    for (int r = 0; r < NREQ; r++) begin
-      gnt_o[r] = req_i[r] && (mask_i[r] & taken) == '0;
-      if (gnt_o[r]) begin
-        taken |= mask_i[r];
+    gnt_o = req_i;  // one requester (most cycles) is granted whatever its lanes
+    if ((req_i & (req_i - NREQ'(1))) != '0) begin
+      for (int r = 0; r < NREQ; r++) begin
+        gnt_o[r] = req_i[r] && (mask_i[r] & taken) == '0;
+        if (gnt_o[r]) begin
+          taken |= mask_i[r];
+        end
       end
     end
   end

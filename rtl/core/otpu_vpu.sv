@@ -320,7 +320,7 @@ module otpu_vpu
   otpu_vpu_red #(
     .LANES(LANES)
   ) u_red (
-    .p_en_i(state_q == StRdA && red_q),
+    .p_en_i(state_q == StRdA && red_q && granted),
     .y_en_i(state_q == StRWr),
     .fn_i  (fn_q),
     .p_i   (p_q),
@@ -338,13 +338,11 @@ module otpu_vpu
   // The request of this state: cnt consecutive words from base; wdata in element order.
   logic [AW-1:0]          req_base;
   logic [LB:0]            req_cnt;
-  logic [LANES-1:0][31:0] req_wdata;
   always_comb begin
     tm_req_o  = 1'b1;
     tm_we_o   = 1'b0;
     req_base  = rowa_q + AW'(j_q);
     req_cnt   = grp_cnt;
-    req_wdata = comp_q ? y_q : lane_y;
     unique case (state_q)
       StRowB: begin
         req_base = rowb_q;
@@ -358,36 +356,62 @@ module otpu_vpu
       end
       StComp: begin
         // The last step writes the group (refused: StWr retries it).
-        tm_req_o  = last_step;
-        tm_we_o   = 1'b1;
-        req_base  = rowd_q + AW'(j_q);
-        req_wdata = y_comp;
+        tm_req_o = last_step;
+        tm_we_o  = 1'b1;
+        req_base = rowd_q + AW'(j_q);
       end
       StRWr: begin
-        tm_we_o      = 1'b1;
-        req_base     = rowd_q;
-        req_cnt      = (LB + 1)'(1);
-        req_wdata[0] = red_y;
+        tm_we_o  = 1'b1;
+        req_base = rowd_q;
+        req_cnt  = (LB + 1)'(1);
       end
       default: tm_req_o = 1'b0;  // StIdle
     endcase
   end
 
-  // Element e of the request lives in bank (base + e) mod LANES, which is its lane.
+  // Element e of the request lives in bank (base + e) mod LANES, which is its lane. The lanes
+  // are computed only with a request, and the elements read only in a granted read (both are 0
+  // otherwise): per-lane logic would run every cycle (docs/rtl.md "Simulation speed").
   logic [LB-1:0] rot;
-  assign rot = req_base[LB-1:0];
-  for (genvar l = 0; l < LANES; l++) begin : gen_tm_lane
-    logic [LB-1:0] e, src;
-    assign e             = LB'(l) - rot;
-    assign src           = LB'(l) + rot;
-    assign tm_mask_o[l]  = tm_req_o && ({1'b0, e} < req_cnt);
-    assign tm_addr_o[l]  = req_base + AW'(e);
-    assign tm_wdata_o[l] = req_wdata[e];
-    assign rd_elem[l]    = tm_rdata_i[src];
-  end
-
-  logic granted;
+  logic          granted;
+  assign rot     = req_base[LB-1:0];
   assign granted = tm_req_o && tm_gnt_i;
+  always_comb begin
+    logic [LB-1:0] e;
+    e          = '0;
+    tm_mask_o  = '0;
+    tm_addr_o  = '0;
+    tm_wdata_o = '0;
+    if (tm_req_o) begin
+      for (int l = 0; l < int'(LANES); l++) begin
+        e            = LB'(l) - rot;
+        tm_mask_o[l] = {1'b0, e} < req_cnt;
+        tm_addr_o[l] = req_base + AW'(e);
+        if (tm_we_o) begin
+          // The write data in element order: the reduction's result, the composite's group
+          // or the lanes' results.
+          if (state_q == StRWr) begin
+            tm_wdata_o[l] = (e == '0) ? red_y : 32'd0;
+          end else if (state_q == StComp) begin
+            tm_wdata_o[l] = y_comp[e];
+          end else begin
+            tm_wdata_o[l] = comp_q ? y_q[e] : lane_y[e];
+          end
+        end
+      end
+    end
+  end
+  always_comb begin
+    logic [LB-1:0] src;
+    src     = '0;
+    rd_elem = '0;
+    if (granted && !tm_we_o) begin
+      for (int l = 0; l < int'(LANES); l++) begin
+        src        = LB'(l) + rot;
+        rd_elem[l] = tm_rdata_i[src];
+      end
+    end
+  end
 
   ///////////////////
   // Control (FSM) //

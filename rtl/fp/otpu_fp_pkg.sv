@@ -135,14 +135,21 @@ package otpu_fp_pkg;
     sig_larger      = {1'b1, larger.man, 3'b000};
     smaller_shifted = {1'b1, smaller.man, 3'b000, 27'd0} >> shift;
     sig_smaller     = {smaller_shifted[53:28], smaller_shifted[27] | (|smaller_shifted[26:0])};
-    sum = (larger.sign ^ smaller.sign) ? ({1'b0, sig_larger} - {1'b0, sig_smaller})
-                                       : ({1'b0, sig_larger} + {1'b0, sig_smaller});
-    if (sum == 28'd0) return 32'd0;
-    cz         = fp_lzc32({sum, 4'd0});
-    lzc        = cz[36:32];
-    norm       = cz[31:4];
-    unused_low = ^cz[3:0];
-    norm_exp   = int'(larger.exp) + 1 - int'(lzc);
+    if (larger.sign == smaller.sign) begin
+      // A sum of two normal significands lies in [2^26, 2^28): one step normalizes it, where
+      // the leading-zero count would take five.
+      sum  = {1'b0, sig_larger} + {1'b0, sig_smaller};
+      lzc  = sum[27] ? 5'd0 : 5'd1;
+      norm = sum[27] ? sum : {sum[26:0], 1'b0};
+    end else begin
+      sum = {1'b0, sig_larger} - {1'b0, sig_smaller};
+      if (sum == 28'd0) return 32'd0;
+      cz         = fp_lzc32({sum, 4'd0});
+      lzc        = cz[36:32];
+      norm       = cz[31:4];
+      unused_low = ^cz[3:0];
+    end
+    norm_exp = int'(larger.exp) + 1 - int'(lzc);
     return fp_round_pack(larger.sign, norm_exp, norm[27:4], norm[3], |norm[2:0]);
   endfunction
 

@@ -105,12 +105,25 @@ void DramModel::Push(Port* port, int64_t due, uint32_t tag, uint64_t addr, uint6
   }
   size_t at = w.size();
   while (at > port->head && pending_[w[at - 1]].due > due) --at;
-  w.insert(w.begin() + std::ptrdiff_t(at), slot);
+  if (at == w.size()) {
+    w.push_back(slot);  // most reads come due after every read before them
+  } else {
+    w.insert(w.begin() + std::ptrdiff_t(at), slot);
+  }
 }
 
-int DramModel::Pop(int64_t cycle, Port* port) {
+int DramModel::PopDue(int64_t cycle, Port* port) {
   std::vector<uint32_t>& w = port->waiting;
   std::vector<uint32_t>& due = port->due;
+  const bool random = opts_.stall_percent != 0 || opts_.axi;
+  // The common case: one read comes due and no other is: it is the response (the random pick
+  // among one still draws its number, so that the sequence stays the same).
+  if (due.empty() && (port->head + 1 == w.size() || pending_[w[port->head + 1]].due > cycle)) {
+    const uint32_t slot = w[port->head++];
+    if (random) rng_();
+    free_.push_back(slot);
+    return int(slot);
+  }
   while (port->head < w.size() && pending_[w[port->head]].due <= cycle) {
     const uint32_t slot = w[port->head++];
     size_t at = due.size();
@@ -120,7 +133,7 @@ int DramModel::Pop(int64_t cycle, Port* port) {
   if (due.empty()) return -1;
   // The ideal memory answers in order; the others pick any due response at random.
   size_t pick = 0;
-  if (opts_.stall_percent != 0 || opts_.axi) pick = size_t(rng_() % due.size());
+  if (random) pick = size_t(rng_() % due.size());
   const uint32_t slot = due[pick];
   due.erase(due.begin() + std::ptrdiff_t(pick));
   free_.push_back(slot);
@@ -137,7 +150,8 @@ void DramModel::Offer(int64_t cycle, MemOffer* offer) {
   if (b >= 0) {
     const uint8_t* bytes = SlotBytes(uint32_t(b));
     offer->b_rsp_tag = pending_[size_t(b)].tag;
-    offer->b_rsp_data.assign(bytes, bytes + chunk_);
+    offer->b_rsp_data.resize(size_t(chunk_));
+    std::memcpy(offer->b_rsp_data.data(), bytes, size_t(chunk_));
   }
   const int a = Pop(cycle, &a_pending_);
   offer->a_rsp_valid = a >= 0;

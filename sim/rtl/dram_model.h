@@ -117,8 +117,15 @@ class DramModel {
   // Queues a read of `len` bytes at `addr` due at `due` (its bytes read now).
   void Push(Port* port, int64_t due, uint32_t tag, uint64_t addr, uint64_t len, const char* what);
   // The slot of the response to deliver now from `port` (its slot is free again after the
-  // caller has read it), or -1 when none is due.
-  int Pop(int64_t cycle, Port* port);
+  // caller has read it), or -1 when none is due. Inline for the cycles nothing comes due in.
+  int Pop(int64_t cycle, Port* port) {
+    if (port->due.empty() && (port->head == port->waiting.size() ||
+                              pending_[port->waiting[port->head]].due > cycle)) {
+      return -1;
+    }
+    return PopDue(cycle, port);
+  }
+  int PopDue(int64_t cycle, Port* port);
   void Fail(const std::string& what, uint64_t addr, uint64_t len);
   uint8_t* SlotBytes(uint32_t slot) { return bytes_.data() + size_t(slot) * size_t(chunk_); }
 

@@ -98,15 +98,17 @@ void DriveIdle(Top* top) {
   top->a_rsp_valid_i = 0;
 }
 
-// Reads the requests of a settled cycle into `req`; write data only for a write `offer`
-// accepts.
+// Reads the requests of a settled cycle into `req`: a request's fields only with its valid
+// (the others keep their old values), write data only for a write `offer` accepts.
 template <typename Top>
 void ReadRequests(const Top& top, const MemOffer& offer, int d, MemRequests* req) {
   req->b_rd_valid = top.b_rd_valid_o;
-  req->b_rd_addr = top.b_rd_addr_o;
-  req->b_rd_tag = top.b_rd_tag_o;
+  if (req->b_rd_valid) {
+    req->b_rd_addr = top.b_rd_addr_o;
+    req->b_rd_tag = top.b_rd_tag_o;
+  }
   req->b_wr_valid = top.b_wr_valid_o;
-  req->b_wr_addr = top.b_wr_addr_o;
+  if (req->b_wr_valid) req->b_wr_addr = top.b_wr_addr_o;
   if (req->b_wr_valid && offer.b_wr_ready) {
     req->b_wr_data.resize(size_t(d));
     req->b_wr_be.resize(size_t(d));
@@ -114,11 +116,13 @@ void ReadRequests(const Top& top, const MemOffer& offer, int d, MemRequests* req
     for (int i = 0; i < d; ++i) req->b_wr_be[size_t(i)] = Bit(top.b_wr_be_o, i);
   }
   req->a_valid = top.a_valid_o;
-  req->a_we = top.a_we_o;
-  req->a_addr = top.a_addr_o;
-  req->a_wdata = top.a_wdata_o;
-  req->a_be = top.a_be_o;
-  req->a_tag = top.a_tag_o;
+  if (req->a_valid) {
+    req->a_we = top.a_we_o;
+    req->a_addr = top.a_addr_o;
+    req->a_wdata = top.a_wdata_o;
+    req->a_be = top.a_be_o;
+    req->a_tag = top.a_tag_o;
+  }
 }
 
 // Fills `out` from the event bundle of a settled cycle (cycle numbering is the caller's).

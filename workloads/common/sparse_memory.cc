@@ -64,7 +64,7 @@ void SparseMemory::Write(uint64_t addr, const void* data, uint64_t len) {
   }
 }
 
-void SparseMemory::Read(uint64_t addr, void* data, uint64_t len) const {
+void SparseMemory::ReadSlow(uint64_t addr, void* data, uint64_t len) const {
   OTPU_CHECK(Contains(addr, len));
   uint8_t* dst = static_cast<uint8_t*>(data);
   while (len > 0) {

@@ -29,7 +29,16 @@ class SparseMemory {
 
   // Callers check Contains first; out-of-range accesses are an invariant violation.
   void Write(uint64_t addr, const void* data, uint64_t len);
-  void Read(uint64_t addr, void* data, uint64_t len) const;
+  // The common case inline (one remembered page holds it all), the rest in ReadSlow.
+  void Read(uint64_t addr, void* data, uint64_t len) const {
+    const uint64_t page = addr / kPageBytes, off = addr % kPageBytes;
+    const Recent& r = recent_[page % kRecent];
+    if (r.data != nullptr && r.page == page && len <= kPageBytes - off && Contains(addr, len)) {
+      std::memcpy(data, r.data + off, len);
+      return;
+    }
+    ReadSlow(addr, data, len);
+  }
 
   uint32_t Read32(uint64_t addr) const {
     uint32_t v;
@@ -61,6 +70,7 @@ class SparseMemory {
   }
 
  private:
+  void ReadSlow(uint64_t addr, void* data, uint64_t len) const;
   uint8_t* PageForWrite(uint64_t page);
   const uint8_t* PageForRead(uint64_t page) const;
   void Forget() const { recent_.fill({}); }

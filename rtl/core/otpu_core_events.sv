@@ -88,21 +88,29 @@ module otpu_core_events
     assign ev_lose_o[u] = tm_lose_i[u + 1];
   end
 
-  act_t act;
-  assign act = '{
+  // In two parts, each with the other's fields 0: what the units' state decides, and the DRAM
+  // port bits, which follow the memory's ready inputs. Kept apart (the window counters read
+  // both), only the port part is rebuilt at every settle of the inputs.
+  act_t act, act_units, act_ports;
+  assign act_units = '{
     busy:       busy,
     deny:       tm_deny_i[NUM_UNITS:1],
-    b_rd_mxu:   b_rd_valid_i && b_rd_ready_i && !b_rd_dma_i,
-    b_rd_dma:   b_rd_valid_i && b_rd_ready_i && b_rd_dma_i,
-    b_wr_dma:   b_wr_valid_i && b_wr_ready_i,
-    a_mxu:      a_valid_i && a_ready_i && a_mxu_i,
-    a_quant:    a_valid_i && a_ready_i && !a_mxu_i,
-    b_wait:     (b_rd_valid_i && !b_rd_ready_i) || (b_wr_valid_i && !b_wr_ready_i),
-    a_wait:     a_valid_i && !a_ready_i,
     mxu_starve: mxu_starve_i,
     mxu_bp:     mxu_bp_i,
-    fifo_level: mxu_fifo_level_i
+    fifo_level: mxu_fifo_level_i,
+    default:    '0
   };
+  assign act_ports = '{
+    b_rd_mxu: b_rd_valid_i && b_rd_ready_i && !b_rd_dma_i,
+    b_rd_dma: b_rd_valid_i && b_rd_ready_i && b_rd_dma_i,
+    b_wr_dma: b_wr_valid_i && b_wr_ready_i,
+    a_mxu:    a_valid_i && a_ready_i && a_mxu_i,
+    a_quant:  a_valid_i && a_ready_i && !a_mxu_i,
+    b_wait:   (b_rd_valid_i && !b_rd_ready_i) || (b_wr_valid_i && !b_wr_ready_i),
+    a_wait:   a_valid_i && !a_ready_i,
+    default:  '0
+  };
+  assign act      = act_units | act_ports;
   assign ev_act_o = act;
 
   ///////////////////////
@@ -127,7 +135,7 @@ module otpu_core_events
   always_comb begin
     ev_halt_ports_o = '0;
     if (halt_i) begin
-      for (int i = 0; i < 4; i++) ev_halt_ports_o[i] = ports_q[i] + 32'(port_at(act, i));
+      for (int i = 0; i < 4; i++) ev_halt_ports_o[i] = ports_q[i] + 32'(port_at(act_ports, i));
     end
   end
 
@@ -151,8 +159,9 @@ module otpu_core_events
           inflight_any_q[u] <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]) != '0;
         end
       end
-      if (act.b_rd_mxu || act.b_rd_dma || act.b_wr_dma || act.a_mxu || act.a_quant) begin
-        for (int i = 0; i < 4; i++) ports_q[i] <= ports_q[i] + 32'(port_at(act, i));
+      if (act_ports.b_rd_mxu || act_ports.b_rd_dma || act_ports.b_wr_dma || act_ports.a_mxu ||
+          act_ports.a_quant) begin
+        for (int i = 0; i < 4; i++) ports_q[i] <= ports_q[i] + 32'(port_at(act_ports, i));
       end
     end
   end
@@ -168,7 +177,8 @@ module otpu_core_events
     .running_i(running_i),
     .last_i   (halt_i),
     .win_len_i,
-    .act_i    (act),
+    .units_i  (act_units),
+    .ports_i  (act_ports),
     .win_o    (ev_win_o),
     .win_n_o  (ev_win_n_o),
     .win_cnt_o(ev_win_cnt_o)

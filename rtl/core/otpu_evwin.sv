@@ -13,7 +13,10 @@ module otpu_evwin
   input  logic                     running_i,  // a cycle of the run
   input  logic                     last_i,     // the run's last cycle
   input  logic [31:0]              win_len_i,  // cycles per window (0 counts as 1)
-  input  act_t                     act_i,
+  // The cycle's activity (otpu_core_events): what the units' state decides, and the DRAM port
+  // bits; each has the other's fields 0.
+  input  act_t                     units_i,
+  input  act_t                     ports_i,
   output logic                     win_o,      // a window ends this cycle
   output logic [31:0]              win_n_o,
   output logic [WC_NUM-1:0][31:0]  win_cnt_o
@@ -22,28 +25,30 @@ module otpu_evwin
   logic [31:0]             n_q;
   logic [WC_NUM-1:0][31:0] cnt_q;
 
-  // What a cycle of activity a adds to column c (0..2; FF and FC add nothing). A function, not
-  // a signal: a's bits change with the memory's ready inputs, so a signal would be evaluated
-  // at every settle of the inputs; called at the edge and in a window's last cycle it runs
-  // once a cycle. Per column, so that no wide value is passed (a simulator clears a wide
-  // argument or result at every call; docs/rtl.md "Simulation speed").
-  function automatic logic [1:0] inc_at(act_t a, int c);
-    logic unused_level;
-    unused_level = ^a.fifo_level;  // a column of its own, not a count
+  // What a cycle of activity (units u, ports p) adds to column c (0..2; FF and FC add
+  // nothing). A function, not a signal: p's bits change with the memory's ready inputs, so a
+  // signal would be evaluated at every settle of the inputs; called at the edge and in a
+  // window's last cycle it runs once a cycle. Per column, so that no wide value is passed (a
+  // simulator clears a wide argument or result at every call; docs/rtl.md "Simulation speed").
+  function automatic logic [1:0] inc_at(act_t u, act_t p, int c);
+    logic unused_fields;
+    // FF is a column of its own, not a count; u carries no port bits, p no unit bits.
+    unused_fields = ^{u.fifo_level, u.b_rd_mxu, u.b_rd_dma, u.b_wr_dma, u.a_mxu, u.a_quant,
+                      u.b_wait, u.a_wait, p.busy, p.deny, p.mxu_starve, p.mxu_bp, p.fifo_level};
     unique case (c)
-      WC_BM:   return 2'(a.b_rd_mxu);
-      WC_BD:   return 2'(a.b_rd_dma) + 2'(a.b_wr_dma);
-      WC_AM:   return 2'(a.a_mxu);
-      WC_AQ:   return 2'(a.a_quant);
-      WC_MX:   return 2'(a.busy[U_MXU]);
-      WC_FM:   return 2'(a.deny[U_MXU]);
-      WC_FQ:   return 2'(a.deny[U_QUANT]);
-      WC_FV:   return 2'(a.deny[U_VPU]);
-      WC_BS:   return 2'(a.b_wait);
-      WC_AS:   return 2'(a.a_wait);
-      WC_MS:   return 2'(a.mxu_starve);
-      WC_MB:   return 2'(a.mxu_bp);
-      WC_LD:   return 2'(a.busy[U_DMA]);
+      WC_BM:   return 2'(p.b_rd_mxu);
+      WC_BD:   return 2'(p.b_rd_dma) + 2'(p.b_wr_dma);
+      WC_AM:   return 2'(p.a_mxu);
+      WC_AQ:   return 2'(p.a_quant);
+      WC_MX:   return 2'(u.busy[U_MXU]);
+      WC_FM:   return 2'(u.deny[U_MXU]);
+      WC_FQ:   return 2'(u.deny[U_QUANT]);
+      WC_FV:   return 2'(u.deny[U_VPU]);
+      WC_BS:   return 2'(p.b_wait);
+      WC_AS:   return 2'(p.a_wait);
+      WC_MS:   return 2'(u.mxu_starve);
+      WC_MB:   return 2'(u.mxu_bp);
+      WC_LD:   return 2'(u.busy[U_DMA]);
       default: return 2'd0;
     endcase
   endfunction
@@ -54,12 +59,14 @@ module otpu_evwin
   function automatic logic rare_col(int c);
     return c inside {WC_BD, WC_AQ, WC_FM, WC_FQ, WC_FV, WC_BS, WC_AS};
   endfunction
-  function automatic logic rare_any(act_t a);
-    logic unused_a;
-    unused_a = ^{a.busy, a.deny[U_DMA], a.b_rd_mxu, a.a_mxu, a.mxu_starve, a.mxu_bp,
-                 a.fifo_level};
-    return a.b_rd_dma || a.b_wr_dma || a.a_quant || a.deny[U_MXU] || a.deny[U_QUANT] ||
-           a.deny[U_VPU] || a.b_wait || a.a_wait;
+  function automatic logic rare_any(act_t u, act_t p);
+    logic unused_fields;
+    unused_fields = ^{u.busy, u.deny[U_DMA], u.mxu_starve, u.mxu_bp, u.fifo_level, u.b_rd_mxu,
+                      u.b_rd_dma, u.b_wr_dma, u.a_mxu, u.a_quant, u.b_wait, u.a_wait,
+                      p.b_rd_mxu, p.a_mxu, p.busy, p.deny, p.mxu_starve, p.mxu_bp,
+                      p.fifo_level};
+    return p.b_rd_dma || p.b_wr_dma || p.a_quant || u.deny[U_MXU] || u.deny[U_QUANT] ||
+           u.deny[U_VPU] || p.b_wait || p.a_wait;
   endfunction
 
   assign win_n_o = n_q + 32'd1;
@@ -68,9 +75,9 @@ module otpu_evwin
     win_cnt_o = '0;
     if (win_o) begin
       for (int c = 0; c < WC_NUM; c++) begin
-        win_cnt_o[c] = cnt_q[c] + 32'(inc_at(act_i, c));
+        win_cnt_o[c] = cnt_q[c] + 32'(inc_at(units_i, ports_i, c));
       end
-      win_cnt_o[WC_FF] = 32'(act_i.fifo_level);
+      win_cnt_o[WC_FF] = 32'(units_i.fifo_level);
     end
   end
 
@@ -85,14 +92,17 @@ module otpu_evwin
       n_q <= win_n_o;
       for (int c = 0; c < WC_NUM; c++) begin
         // The columns of rare activity only in a cycle that has some.
-        if (!rare_col(c) || rare_any(act_i)) begin
-          cnt_q[c] <= cnt_q[c] + 32'(inc_at(act_i, c));
+        if (!rare_col(c) || rare_any(units_i, ports_i)) begin
+          cnt_q[c] <= cnt_q[c] + 32'(inc_at(units_i, ports_i, c));
         end
       end
     end
   end
 
   logic unused_act;
-  assign unused_act = ^{act_i.busy[U_QUANT], act_i.busy[U_VPU], act_i.deny[U_DMA]};
+  assign unused_act = ^{units_i.busy[U_QUANT], units_i.busy[U_VPU], units_i.deny[U_DMA],
+                        units_i.b_rd_mxu, units_i.b_rd_dma, units_i.b_wr_dma, units_i.a_mxu,
+                        units_i.a_quant, units_i.b_wait, units_i.a_wait, ports_i.busy,
+                        ports_i.deny, ports_i.mxu_starve, ports_i.mxu_bp};
 
 endmodule : otpu_evwin

@@ -45,19 +45,19 @@ package otpu_fp_pkg;
   // 10-bit signed value is sign-extended at every use.)
   function automatic logic [31:0] fp_round_pack(logic sign, int exp, logic [23:0] sig,
                                                 logic guard, logic sticky);
-    logic        carry, unused_hidden;
-    logic [22:0] man;
-    int          exp_r;
+    logic unused_hidden, inc;
+    unused_hidden = sig[23];
+    inc           = guard & (sticky | sig[0]);
     if (exp < 1) begin
       return {sign, 31'd0};
     end
-    // A carry out leaves 2^24, whose low 23 bits are the zero mantissa of 2^(exp+1).
-    {carry, unused_hidden, man} = {1'b0, sig} + {24'd0, guard & (sticky | sig[0])};
-    exp_r = exp + int'(carry);
-    if (exp_r >= 255) begin
+    if (exp >= 255) begin
       return {sign, FP_POS_INF[30:0]};
     end
-    return {sign, exp_r[7:0], man};
+    // The rounding increment added to exponent and mantissa together: a carry out of the
+    // mantissa leaves it 0 and adds 1 to the exponent, and exponent 254 + 1 is the encoding
+    // of inf.
+    return {sign, {exp[7:0], sig[22:0]} + 31'(inc)};
   endfunction
 
   //////////////////////////////////////////////////////////////////////////////////////////
@@ -99,7 +99,7 @@ package otpu_fp_pkg;
     logic [7:0]        exp_diff;
     logic [4:0]        shift, lzc;
     logic [26:0]       sig_larger, sig_smaller;
-    logic [53:0]       smaller_shifted;
+    logic [31:0]       sig_s;
     logic [27:0]       sum, norm;
     logic [36:0]       cz;
     int                norm_exp;
@@ -133,8 +133,9 @@ package otpu_fp_pkg;
     exp_diff        = larger.exp - smaller.exp;
     shift           = (exp_diff > 8'd27) ? 5'd27 : exp_diff[4:0];
     sig_larger      = {1'b1, larger.man, 3'b000};
-    smaller_shifted = {1'b1, smaller.man, 3'b000, 27'd0} >> shift;
-    sig_smaller     = {smaller_shifted[53:28], smaller_shifted[27] | (|smaller_shifted[26:0])};
+    // The smaller significand aligned, its lowest bit ORed with every bit shifted out (sticky).
+    sig_s           = {5'd0, 1'b1, smaller.man, 3'b000};
+    sig_smaller     = 27'(sig_s >> shift) | 27'((sig_s & ~(32'hFFFF_FFFF << shift)) != 32'd0);
     if (larger.sign == smaller.sign) begin
       // A sum of two normal significands lies in [2^26, 2^28): one step normalizes it, where
       // the leading-zero count would take five.

@@ -310,45 +310,30 @@ module otpu_quant
   // TMEM //
   //////////
 
+  // The group's elements, through the lanes of their banks (otpu_tm_lanes).
   logic          wr_idle;
   logic [AW-1:0] req_base;
-  logic [LB-1:0] rot;
   assign req_base = row_src_q + AW'(j_q);
-  assign rot      = req_base[LB-1:0];
   assign tm_req_o = (state_q == StP1) || (state_q == StP2 && (!qst_q || wr_idle));
   assign tm_we_o  = 1'b0;
 
-  // Element e of the group lives in bank (base + e) mod LANES, which is its lane. The lanes
-  // are computed only with a request, and the elements read only when it is granted (both are
-  // 0 otherwise): per-lane logic would run every cycle (docs/rtl.md "Simulation speed").
   logic                   granted;
   logic [LANES-1:0][31:0] rd_elem;
   assign granted    = tm_req_o && tm_gnt_i;
   assign tm_wdata_o = '0;
-  always_comb begin
-    logic [LB-1:0] e;
-    e         = '0;
-    tm_mask_o = '0;
-    tm_addr_o = '0;
-    if (tm_req_o) begin
-      for (int l = 0; l < int'(LANES); l++) begin
-        e            = LB'(l) - rot;
-        tm_mask_o[l] = grp_mask[e];
-        tm_addr_o[l] = req_base + AW'(e);
-      end
-    end
-  end
-  always_comb begin
-    logic [LB-1:0] src;
-    src     = '0;
-    rd_elem = '0;
-    if (granted) begin
-      for (int l = 0; l < int'(LANES); l++) begin
-        src        = LB'(l) + rot;
-        rd_elem[l] = tm_rdata_i[src];
-      end
-    end
-  end
+  otpu_tm_lanes #(
+    .LANES(LANES),
+    .AW   (AW)
+  ) u_lanes (
+    .req_i  (tm_req_o),
+    .base_i (req_base),
+    .cnt_i  (grp_cnt),
+    .mask_o (tm_mask_o),
+    .addr_o (tm_addr_o),
+    .rd_i   (granted),
+    .rdata_i(tm_rdata_i),
+    .elem_o (rd_elem)
+  );
 
   //////////////
   // Datapath //

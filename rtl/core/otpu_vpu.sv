@@ -369,46 +369,40 @@ module otpu_vpu
     endcase
   end
 
-  // Element e of the request lives in bank (base + e) mod LANES, which is its lane. The lanes
-  // are computed only with a request, and the elements read only in a granted read (both are 0
-  // otherwise): per-lane logic would run every cycle (docs/rtl.md "Simulation speed").
+  // The request's lanes and the read group's elements (otpu_tm_lanes); the write data here,
+  // only for a write: element e goes on lane (base + e) mod LANES.
   logic [LB-1:0] rot;
   logic          granted;
   assign rot     = req_base[LB-1:0];
   assign granted = tm_req_o && tm_gnt_i;
+  otpu_tm_lanes #(
+    .LANES(LANES),
+    .AW   (AW)
+  ) u_lanes (
+    .req_i  (tm_req_o),
+    .base_i (req_base),
+    .cnt_i  (req_cnt),
+    .mask_o (tm_mask_o),
+    .addr_o (tm_addr_o),
+    .rd_i   (granted && !tm_we_o),
+    .rdata_i(tm_rdata_i),
+    .elem_o (rd_elem)
+  );
   always_comb begin
     logic [LB-1:0] e;
     e          = '0;
-    tm_mask_o  = '0;
-    tm_addr_o  = '0;
     tm_wdata_o = '0;
-    if (tm_req_o) begin
+    if (tm_req_o && tm_we_o) begin
       for (int l = 0; l < int'(LANES); l++) begin
-        e            = LB'(l) - rot;
-        tm_mask_o[l] = {1'b0, e} < req_cnt;
-        tm_addr_o[l] = req_base + AW'(e);
-        if (tm_we_o) begin
-          // The write data in element order: the reduction's result, the composite's group
-          // or the lanes' results.
-          if (state_q == StRWr) begin
-            tm_wdata_o[l] = (e == '0) ? red_y : 32'd0;
-          end else if (state_q == StComp) begin
-            tm_wdata_o[l] = y_comp[e];
-          end else begin
-            tm_wdata_o[l] = comp_q ? y_q[e] : lane_y[e];
-          end
+        e = LB'(l) - rot;
+        // The reduction's result, the composite's group or the lanes' results.
+        if (state_q == StRWr) begin
+          tm_wdata_o[l] = (e == '0) ? red_y : 32'd0;
+        end else if (state_q == StComp) begin
+          tm_wdata_o[l] = y_comp[e];
+        end else begin
+          tm_wdata_o[l] = comp_q ? y_q[e] : lane_y[e];
         end
-      end
-    end
-  end
-  always_comb begin
-    logic [LB-1:0] src;
-    src     = '0;
-    rd_elem = '0;
-    if (granted && !tm_we_o) begin
-      for (int l = 0; l < int'(LANES); l++) begin
-        src        = LB'(l) + rot;
-        rd_elem[l] = tm_rdata_i[src];
       end
     end
   end

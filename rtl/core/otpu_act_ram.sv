@@ -57,13 +57,19 @@ module otpu_act_ram #(
   for (genvar k = 0; k < 2; k++) begin : gen_bank
     logic [D*8-1:0] data_q[ACT_ROWS][Half];
     logic [31:0]    scale_q[ACT_ROWS][Half];
+    // One write of each memory, QUANT's or else the host's: a simulator sets up a delayed
+    // write at every cycle for each place a memory is written.
+    logic quant_we, host_we;
+    assign quant_we = we_i && wr_block_i[0] == 1'(k);
+    assign host_we  = host_we_i && host_wblock_i[0] == 1'(k);
     always_ff @(posedge clk_i) begin
-      if (we_i && wr_block_i[0] == 1'(k)) begin
-        data_q[wr_row_i][wr_block_i[BlkW-1:1]]  <= wr_data_i;
-        scale_q[wr_row_i][wr_block_i[BlkW-1:1]] <= wr_scale_i;
-      end else if (host_we_i && host_wblock_i[0] == 1'(k)) begin
-        data_q[host_wrow_i][host_wblock_i[BlkW-1:1]]  <= host_wdata_i;
-        scale_q[host_wrow_i][host_wblock_i[BlkW-1:1]] <= host_wscale_i;
+      if (quant_we || host_we) begin
+        data_q[quant_we ? wr_row_i : host_wrow_i]
+              [quant_we ? wr_block_i[BlkW-1:1] : host_wblock_i[BlkW-1:1]] <=
+            quant_we ? wr_data_i : host_wdata_i;
+        scale_q[quant_we ? wr_row_i : host_wrow_i]
+               [quant_we ? wr_block_i[BlkW-1:1] : host_wblock_i[BlkW-1:1]] <=
+            quant_we ? wr_scale_i : host_wscale_i;
       end
     end
   end

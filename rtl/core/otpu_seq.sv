@@ -65,15 +65,17 @@ module otpu_seq
   state_e      state_d, state_q;
   logic        run_q;
   logic [15:0] pc_d, pc_q;
-  logic [31:0] regs_q[16];
+  logic [15:0][31:0] regs_q;
   logic [31:0] cycle_q, retired_q;
   logic        halted_q, error_q;
   logic [15:0] error_pc_q;
   err_e        cause_q;
 
   // LOOP stack: frame i runs [start, end) `rem` more times (the current pass included).
-  logic [15:0] lp_start_q[Depth], lp_end_q[Depth];
-  logic [31:0] lp_rem_q[Depth];
+  // Packed registers, not memories: a simulator sets up a delayed write for each place a
+  // memory is written at every cycle, where it copies these few words.
+  logic [Depth-1:0][15:0] lp_start_q, lp_end_q;
+  logic [Depth-1:0][31:0] lp_rem_q;
   logic [2:0]  depth_q;
 
   ////////////
@@ -298,16 +300,16 @@ module otpu_seq
       state_q    <= ST_IDLE;
       run_q      <= 1'b0;
       pc_q       <= '0;
-      regs_q     <= '{default: '0};
+      regs_q     <= '0;
       cycle_q    <= '0;
       retired_q  <= '0;
       halted_q   <= 1'b0;
       error_q    <= 1'b0;
       error_pc_q <= '0;
       cause_q    <= ERR_NONE;
-      lp_start_q <= '{default: '0};
-      lp_end_q   <= '{default: '0};
-      lp_rem_q   <= '{default: '0};
+      lp_start_q <= '0;
+      lp_end_q   <= '0;
+      lp_rem_q   <= '0;
       depth_q    <= '0;
       chk_fresh_q <= 1'b0;
       chk_cause_q <= ERR_NONE;

@@ -43,7 +43,7 @@ module otpu_seq_window
   logic [WIN-1:0][WIN-1:0] drdep_q;           // the subset due to DRAM (MM streamer)
   logic [WIN-1:0]          is_mm_q;
   logic [WIN-1:0]          rdy_d, rdy_q;      // ready seen, at rdy_cyc_q
-  logic [31:0]             rdy_cyc_q[WIN];
+  logic [WIN-1:0][31:0]    rdy_cyc_q;
   fprint_t                 fp_q[WIN];
   logic [INSTR_W-1:0]      instr_q[WIN];
 

@@ -39,21 +39,25 @@ package otpu_fp_pkg;
 
   // Rounds a finite nonzero value sign * 1.sig[22:0] * 2^(exp - 127), with a guard bit and
   // a sticky bit below sig, to nearest even. exp is the biased exponent of the *exact* value
-  // (sig[23] must be 1): below 1 the exact magnitude is under 2^-126 and the result is a zero
-  // of that sign, even where IEEE rounding would reach 2^-126. Overflow gives ±inf.
-  // (exp is a 32-bit int: a simulator compares and adds it in one instruction, where a
-  // 10-bit signed value is sign-extended at every use.)
-  function automatic logic [31:0] fp_round_pack(logic sign, int exp, logic [23:0] sig,
-                                                logic guard, logic sticky);
-    logic unused_hidden, inc;
+  // (sig[23] must be 1), passed as exp127 = exp + 127, which no caller makes negative: below
+  // exp 1 the exact magnitude is under 2^-126 and the result is a zero of that sign, even
+  // where IEEE rounding would reach 2^-126. Overflow gives ±inf. (Unsigned 32 bits: a
+  // simulator compares them in one instruction, where a signed or narrow value is extended
+  // at every use.)
+  function automatic logic [31:0] fp_round_pack(logic sign, logic [31:0] exp127,
+                                                logic [23:0] sig, logic guard, logic sticky);
+    logic        unused_hidden, unused_exp, inc;
+    logic [31:0] exp;
     unused_hidden = sig[23];
     inc           = guard & (sticky | sig[0]);
-    if (exp < 1) begin
+    if (exp127 < 32'd128) begin  // exp < 1
       return {sign, 31'd0};
     end
-    if (exp >= 255) begin
+    if (exp127 >= 32'd382) begin  // exp >= 255
       return {sign, FP_POS_INF[30:0]};
     end
+    exp        = exp127 - 32'd127;  // 1 .. 254 here
+    unused_exp = ^exp[31:8];
     // The rounding increment added to exponent and mantissa together: a carry out of the
     // mantissa leaves it 0 and adds 1 to the exponent, and exponent 254 + 1 is the encoding
     // of inf.
@@ -102,7 +106,7 @@ package otpu_fp_pkg;
     logic [31:0]       sig_s;
     logic [27:0]       sum, norm;
     logic [36:0]       cz;
-    int                norm_exp;
+    logic [31:0]       norm_exp127;
     logic              unused_low;
     a = a_i;
     b = {b_i[31] ^ sub_i, b_i[30:0]};
@@ -150,8 +154,8 @@ package otpu_fp_pkg;
       norm       = cz[31:4];
       unused_low = ^cz[3:0];
     end
-    norm_exp = int'(larger.exp) + 1 - int'(lzc);
-    return fp_round_pack(larger.sign, norm_exp, norm[27:4], norm[3], |norm[2:0]);
+    norm_exp127 = 32'(larger.exp) + 32'd128 - 32'(lzc);  // exp + 127, at least 98
+    return fp_round_pack(larger.sign, norm_exp127, norm[27:4], norm[3], |norm[2:0]);
   endfunction
 
   // otpu_fp_mul: a * b. Two normal operands (the common case) skip the special-value checks.
@@ -160,7 +164,7 @@ package otpu_fp_pkg;
     fp32_t             a, b;
     logic              sign, a_zero, b_zero, a_inf, b_inf;
     logic [47:0]       prod;
-    int                exp;
+    logic [31:0]       exp127;
     a    = a_i;
     b    = b_i;
     sign = a.sign ^ b.sign;
@@ -183,9 +187,9 @@ package otpu_fp_pkg;
       return {sign, 31'd0};  // a zero (or a flushed subnormal): the only case left
     end
     prod = {24'd0, 1'b1, a.man} * {24'd0, 1'b1, b.man};
-    exp  = int'(a.exp) + int'(b.exp) - 127 + int'(prod[47]);
-    if (prod[47]) return fp_round_pack(sign, exp, prod[47:24], prod[23], |prod[22:0]);
-    return fp_round_pack(sign, exp, prod[46:23], prod[22], |prod[21:0]);
+    exp127 = 32'(a.exp) + 32'(b.exp) + 32'(prod[47]);  // exp + 127, at least 2
+    if (prod[47]) return fp_round_pack(sign, exp127, prod[47:24], prod[23], |prod[22:0]);
+    return fp_round_pack(sign, exp127, prod[46:23], prod[22], |prod[21:0]);
   endfunction
 
   // otpu_fp_from_int: int32 -> fp32.
@@ -193,12 +197,12 @@ package otpu_fp_pkg;
     /* verilator no_inline_task */
     logic [31:0]       mag;
     logic [36:0]       cz;
-    int                exp;
+    logic [31:0]       exp127;
     if (v_i == 32'd0) return 32'd0;
     mag = v_i[31] ? (32'd0 - v_i) : v_i;
     cz  = fp_lzc32(mag);
-    exp = 158 - int'(cz[36:32]);
-    return fp_round_pack(v_i[31], exp, cz[31:8], cz[7], |cz[6:0]);
+    exp127 = 32'd285 - 32'(cz[36:32]);  // exp + 127
+    return fp_round_pack(v_i[31], exp127, cz[31:8], cz[7], |cz[6:0]);
   endfunction
 
   // otpu_fp_minmax: max(a, b) with max, else min(a, b).

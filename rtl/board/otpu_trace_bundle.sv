@@ -77,56 +77,69 @@ module otpu_trace_bundle
   assign any_ev = en_i && (ev_disp_i || ev_start_i != '0 || ev_rel_i || ev_end_i != '0 ||
                            ev_win_i || ev_halt_i);
 
+  // Which records are valid, and how many: from the events' valid bits and ready cycles only,
+  // kept apart from the records, whose values (window sums, halt port totals) follow the
+  // memory's ready inputs. So the count, and the capture control that uses it, are not
+  // rebuilt at every settle of those inputs (docs/rtl.md "Simulation speed").
   always_comb begin
-    rec       = '0;
     valid     = '0;
     delay     = '0;
     saturated = '0;
+    n_o       = '0;
     if (any_ev) begin
-      rec[PosD]     = head(REC_DISPATCH) | {8'b0, ev_disp_slot_i, 4'b0, ev_disp_pc_i, cycle_i};
-      rec[PosD + 1] = {REC_OPERANDS, 7'b0, 1'b0, w2[19:0], w1};
-      rec[PosD + 2] = {REC_OPERANDS, 7'b0, 1'b1, op, w3, w2[31:20]};
       valid[PosD +: 3] = {3{ev_disp_i}};
       for (int unsigned u = 0; u < NUM_UNITS; u++) begin
         delay[u]     = cycle_i - ev_start_rdy_i[u];
         saturated[u] = delay[u] >= 32'(SatDelay);
+        valid[PosS + 2 * u]     = ev_start_i[u];
+        valid[PosS + 2 * u + 1] = ev_start_i[u] && saturated[u];
+      end
+      valid[PosG]          = ev_rel_i;
+      valid[PosE]          = ev_end_i[U_DMA];
+      valid[PosE + 1 +: 6] = {6{ev_end_i[U_MXU]}};
+      valid[PosE + 7 +: 3] = {3{ev_end_i[U_QUANT]}};
+      valid[PosE + 10 +: 3] = {3{ev_end_i[U_VPU]}};
+      valid[PosP +: 1 + WinP + 1 + WinQ] = {(2 + WinP + WinQ){ev_win_i}};
+      valid[PosH +: 5] = {5{ev_halt_i}};
+      for (int unsigned s = 0; s < NB; s++) n_o += NW'(valid[s]);
+    end
+  end
+
+  always_comb begin
+    rec = '0;
+    if (any_ev) begin
+      rec[PosD]     = head(REC_DISPATCH) | {8'b0, ev_disp_slot_i, 4'b0, ev_disp_pc_i, cycle_i};
+      rec[PosD + 1] = {REC_OPERANDS, 7'b0, 1'b0, w2[19:0], w1};
+      rec[PosD + 2] = {REC_OPERANDS, 7'b0, 1'b1, op, w3, w2[31:20]};
+      for (int unsigned u = 0; u < NUM_UNITS; u++) begin
         rec[PosS + 2 * u] = head(REC_START) | {8'b0, ev_start_slot_i[u], 4'(u),
                                                 saturated[u] ? SatDelay : delay[u][15:0], cycle_i};
         rec[PosS + 2 * u + 1] = head(REC_READY) | {32'b0, ev_start_rdy_i[u]};
-        valid[PosS + 2 * u]     = ev_start_i[u];
-        valid[PosS + 2 * u + 1] = ev_start_i[u] && saturated[u];
-    end
-    rec[PosG]   = slot_cycle(REC_RELEASE, ev_rel_slot_i);
-    valid[PosG] = ev_rel_i;
-    // E (DMA); E U V×4 (MXU); E U V (QUANT); E U V (VPU)
-    rec[PosE]   = slot_cycle(REC_END, ev_end_slot_i[U_DMA]);
-    valid[PosE] = ev_end_i[U_DMA];
-    rec[PosE + 1]        = slot_cycle(REC_END, ev_end_slot_i[U_MXU]);
-    rec[PosE + 2]        = unit_cycle(4'(U_MXU));
-    valid[PosE + 1 +: 6] = {6{ev_end_i[U_MXU]}};
-    for (int unsigned c = 0; c < 4; c++) begin
-      rec[PosE + 3 + c] = value(4'(c), ev_end_cnt_i[U_MXU][c]);
-    end
-    rec[PosE + 7]        = slot_cycle(REC_END, ev_end_slot_i[U_QUANT]);
-    rec[PosE + 8]        = unit_cycle(4'(U_QUANT));
-    rec[PosE + 9]        = value(4'd0, ev_end_cnt_i[U_QUANT][0]);
-    valid[PosE + 7 +: 3] = {3{ev_end_i[U_QUANT]}};
-    rec[PosE + 10]        = slot_cycle(REC_END, ev_end_slot_i[U_VPU]);
-    rec[PosE + 11]        = unit_cycle(4'(U_VPU));
-    rec[PosE + 12]        = value(4'd0, ev_end_cnt_i[U_VPU][0]);
-    valid[PosE + 10 +: 3] = {3{ev_end_i[U_VPU]}};
-    // P V×9 Q V×6
-    rec[PosP] = head(REC_WINDOW_P) | {8'b0, win_n, cycle_i};
-    rec[PosQ] = head(REC_WINDOW_Q) | {8'b0, win_n, cycle_i};
-    for (int unsigned i = 0; i < WinP; i++) rec[PosP + 1 + i] = value(4'(i), ev_win_cnt_i[i]);
-    for (int unsigned i = 0; i < WinQ; i++) begin
-      rec[PosQ + 1 + i] = value(4'(i), ev_win_cnt_i[WinP + i]);
-    end
-    valid[PosP +: 1 + WinP + 1 + WinQ] = {(2 + WinP + WinQ){ev_win_i}};
-    // H V×4
-    rec[PosH] = slot_cycle(REC_HALT, 4'd0);
-    for (int unsigned i = 0; i < 4; i++) rec[PosH + 1 + i] = value(4'(i), ev_halt_ports_i[i]);
-    valid[PosH +: 5] = {5{ev_halt_i}};
+      end
+      rec[PosG] = slot_cycle(REC_RELEASE, ev_rel_slot_i);
+      // E (DMA); E U V×4 (MXU); E U V (QUANT); E U V (VPU)
+      rec[PosE]     = slot_cycle(REC_END, ev_end_slot_i[U_DMA]);
+      rec[PosE + 1] = slot_cycle(REC_END, ev_end_slot_i[U_MXU]);
+      rec[PosE + 2] = unit_cycle(4'(U_MXU));
+      for (int unsigned c = 0; c < 4; c++) begin
+        rec[PosE + 3 + c] = value(4'(c), ev_end_cnt_i[U_MXU][c]);
+      end
+      rec[PosE + 7]  = slot_cycle(REC_END, ev_end_slot_i[U_QUANT]);
+      rec[PosE + 8]  = unit_cycle(4'(U_QUANT));
+      rec[PosE + 9]  = value(4'd0, ev_end_cnt_i[U_QUANT][0]);
+      rec[PosE + 10] = slot_cycle(REC_END, ev_end_slot_i[U_VPU]);
+      rec[PosE + 11] = unit_cycle(4'(U_VPU));
+      rec[PosE + 12] = value(4'd0, ev_end_cnt_i[U_VPU][0]);
+      // P V×9 Q V×6
+      rec[PosP] = head(REC_WINDOW_P) | {8'b0, win_n, cycle_i};
+      rec[PosQ] = head(REC_WINDOW_Q) | {8'b0, win_n, cycle_i};
+      for (int unsigned i = 0; i < WinP; i++) rec[PosP + 1 + i] = value(4'(i), ev_win_cnt_i[i]);
+      for (int unsigned i = 0; i < WinQ; i++) begin
+        rec[PosQ + 1 + i] = value(4'(i), ev_win_cnt_i[WinP + i]);
+      end
+      // H V×4
+      rec[PosH] = slot_cycle(REC_HALT, 4'd0);
+      for (int unsigned i = 0; i < 4; i++) rec[PosH + 1 + i] = value(4'(i), ev_halt_ports_i[i]);
     end
   end
 
@@ -143,7 +156,6 @@ module otpu_trace_bundle
         end
       end
     end
-    n_o = at;
   end
 
 endmodule

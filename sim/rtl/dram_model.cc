@@ -116,8 +116,8 @@ int DramModel::PopDue(int64_t cycle, Port* port) {
   std::vector<uint32_t>& w = port->waiting;
   std::vector<uint32_t>& due = port->due;
   const bool random = opts_.stall_percent != 0 || opts_.axi;
-  // The common case: one read comes due and no other is: it is the response (the random pick
-  // among one still draws its number, so that the sequence stays the same).
+  // A read that comes due alone, with none waiting to be picked: it is the response (the
+  // random pick among one still draws its number, so that the sequence stays the same).
   if (due.empty() && (port->head + 1 == w.size() || pending_[w[port->head + 1]].due > cycle)) {
     const uint32_t slot = w[port->head++];
     if (random) rng_();

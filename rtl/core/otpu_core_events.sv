@@ -119,23 +119,12 @@ module otpu_core_events
 
   // Port transfers of the run so far; with this cycle's, at the halt only (0 before).
   logic [3:0][31:0] ports_q;
-  // Port i's transfers in one cycle of activity a ([0] bmxu, [1] bdma, [2] amxu, [3] aq). A
-  // function called at the edge and in the halt cycle, not a signal that would follow every
-  // settle of the memory's ready inputs (otpu_evwin's inc_at).
-  function automatic logic [1:0] port_at(act_t a, int i);
-    logic unused_a;
-    unused_a = ^{a.busy, a.deny, a.b_wait, a.a_wait, a.mxu_starve, a.mxu_bp, a.fifo_level};
-    unique case (i)
-      0:       return 2'(a.b_rd_mxu);
-      1:       return 2'(a.b_rd_dma) + 2'(a.b_wr_dma);
-      2:       return 2'(a.a_mxu);
-      default: return 2'(a.a_quant);
-    endcase
-  endfunction
+  // Port i's transfers (otpu_core_pkg::act_port) are counted at the edge and added in the halt
+  // cycle, not followed as a signal through every settle of the memory's ready inputs.
   always_comb begin
     ev_halt_ports_o = '0;
     if (halt_i) begin
-      for (int i = 0; i < 4; i++) ev_halt_ports_o[i] = ports_q[i] + 32'(port_at(act_ports, i));
+      for (int i = 0; i < 4; i++) ev_halt_ports_o[i] = ports_q[i] + 32'(act_port(act_ports, i));
     end
   end
 
@@ -161,7 +150,7 @@ module otpu_core_events
       end
       if (act_ports.b_rd_mxu || act_ports.b_rd_dma || act_ports.b_wr_dma || act_ports.a_mxu ||
           act_ports.a_quant) begin
-        for (int i = 0; i < 4; i++) ports_q[i] <= ports_q[i] + 32'(port_at(act_ports, i));
+        for (int i = 0; i < 4; i++) ports_q[i] <= ports_q[i] + 32'(act_port(act_ports, i));
       end
     end
   end

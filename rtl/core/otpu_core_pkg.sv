@@ -70,6 +70,20 @@ package otpu_core_pkg;
     logic [15:0] fifo_level;  // MXU weight-FIFO occupancy, chunks
   } act_t;
 
+  // DRAM port i's transfers in a cycle of activity a: [0] port-B MXU reads, [1] DMA reads and
+  // writes, [2] port-A MXU reads, [3] QUANT writes (the run totals' order, and the window
+  // columns BM BD AM AQ).
+  function automatic logic [1:0] act_port(act_t a, int i);
+    logic unused_a;
+    unused_a = ^{a.busy, a.deny, a.b_wait, a.a_wait, a.mxu_starve, a.mxu_bp, a.fifo_level};
+    unique case (i)
+      0:       return 2'(a.b_rd_mxu);
+      1:       return 2'(a.b_rd_dma) + 2'(a.b_wr_dma);
+      2:       return 2'(a.a_mxu);
+      default: return 2'(a.a_quant);
+    endcase
+  endfunction
+
   // Per-window counter columns (docs/profile.md "buckets"; P then Q records of SPEC 5).
   typedef enum int unsigned {
     WC_BM, WC_BD, WC_AM, WC_AQ, WC_MX, WC_FM, WC_FQ, WC_FV, WC_FC,

@@ -36,10 +36,10 @@ module otpu_evwin
     unused_fields = ^{u.fifo_level, u.b_rd_mxu, u.b_rd_dma, u.b_wr_dma, u.a_mxu, u.a_quant,
                       u.b_wait, u.a_wait, p.busy, p.deny, p.mxu_starve, p.mxu_bp, p.fifo_level};
     unique case (c)
-      WC_BM:   return 2'(p.b_rd_mxu);
-      WC_BD:   return 2'(p.b_rd_dma) + 2'(p.b_wr_dma);
-      WC_AM:   return 2'(p.a_mxu);
-      WC_AQ:   return 2'(p.a_quant);
+      WC_BM:   return act_port(p, 0);
+      WC_BD:   return act_port(p, 1);
+      WC_AM:   return act_port(p, 2);
+      WC_AQ:   return act_port(p, 3);
       WC_MX:   return 2'(u.busy[U_MXU]);
       WC_FM:   return 2'(u.deny[U_MXU]);
       WC_FQ:   return 2'(u.deny[U_QUANT]);

@@ -48,8 +48,9 @@ module otpu_mxu_col
   // The sums are exact in 32 bits, so they are computed modulo 2^32: each int8 is sign-extended
   // as (b ^ 0x80) - 128 and the products are unsigned, which are the same 32 bits as the signed
   // ones. Written so, a simulator's C++ compiler turns each product into a byte load with sign
-  // extension and one multiply; $signed operands cost it three times as many instructions
-  // (docs/rtl.md "Simulation speed").
+  // extension and one multiply; $signed operands cost it three times as many instructions.
+  // The expression is written out at each use: as a function, Verilator passes every byte
+  // through temporaries and the sums cost 4 % more (docs/rtl.md "Simulation speed").
   logic [31:0] isum0, isum1;
   logic [31:0] scale0, scale1, acc1;
   always_comb begin

@@ -110,7 +110,6 @@ module otpu_mxu_cons
   logic [MCOLS-1:0][31:0] accv_q;
   logic [MCOLS-1:0]       cols_q;        // the columns holding a row in this pass
 
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       act_q    <= 1'b0;

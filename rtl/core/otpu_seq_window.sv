@@ -137,9 +137,9 @@ module otpu_seq_window
   // always_ff under those events (docs/rtl.md "Simulation speed").
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      valid_q <= '0;
-      dep_q   <= '0;
-      drdep_q <= '0;
+      valid_q    <= '0;
+      dep_q      <= '0;
+      drdep_q    <= '0;
       is_mm_q    <= '0;
       rdy_q      <= '0;
       gate_clear <= '1;

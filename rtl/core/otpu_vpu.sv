@@ -335,7 +335,7 @@ module otpu_vpu
   // TMEM //
   //////////
 
-  // The request of this state: cnt consecutive words from base; wdata in element order.
+  // The request of this state: cnt consecutive words from base (the write data below).
   logic [AW-1:0]          req_base;
   logic [LB:0]            req_cnt;
   always_comb begin

@@ -30,25 +30,23 @@ SparseMemory& SparseMemory::operator=(SparseMemory&& other) noexcept {
 }
 
 uint8_t* SparseMemory::PageForWrite(uint64_t page) {
-  Recent& r = recent_[page % kRecent];
-  if (r.data != nullptr && r.page == page) return r.data;
+  if (uint8_t* data = Remembered(page)) return data;
   auto it = pages_.find(page);
   if (it == pages_.end()) {
     auto data = std::make_unique<uint8_t[]>(kPageBytes);
     std::memset(data.get(), 0, kPageBytes);
     it = pages_.emplace(page, std::move(data)).first;
   }
-  r = {page, it->second.get()};
-  return r.data;
+  recent_[page % kRecent] = {page, it->second.get()};
+  return it->second.get();
 }
 
 const uint8_t* SparseMemory::PageForRead(uint64_t page) const {
-  Recent& r = recent_[page % kRecent];
-  if (r.data != nullptr && r.page == page) return r.data;
+  if (const uint8_t* data = Remembered(page)) return data;
   auto it = pages_.find(page);
   if (it == pages_.end()) return nullptr;
-  r = {page, it->second.get()};
-  return r.data;
+  recent_[page % kRecent] = {page, it->second.get()};
+  return it->second.get();
 }
 
 void SparseMemory::Write(uint64_t addr, const void* data, uint64_t len) {

@@ -31,10 +31,10 @@ class SparseMemory {
   void Write(uint64_t addr, const void* data, uint64_t len);
   // The common case inline (one remembered page holds it all), the rest in ReadSlow.
   void Read(uint64_t addr, void* data, uint64_t len) const {
-    const uint64_t page = addr / kPageBytes, off = addr % kPageBytes;
-    const Recent& r = recent_[page % kRecent];
-    if (r.data != nullptr && r.page == page && len <= kPageBytes - off && Contains(addr, len)) {
-      std::memcpy(data, r.data + off, len);
+    const uint64_t off = addr % kPageBytes;
+    const uint8_t* page = Remembered(addr / kPageBytes);
+    if (page != nullptr && len <= kPageBytes - off && Contains(addr, len)) {
+      std::memcpy(data, page + off, len);
       return;
     }
     ReadSlow(addr, data, len);
@@ -74,6 +74,11 @@ class SparseMemory {
   uint8_t* PageForWrite(uint64_t page);
   const uint8_t* PageForRead(uint64_t page) const;
   void Forget() const { recent_.fill({}); }
+  // The page if it is one of those found last, else nullptr.
+  uint8_t* Remembered(uint64_t page) const {
+    const Recent& r = recent_[page % kRecent];
+    return r.page == page ? r.data : nullptr;
+  }
 
   uint64_t size_ = 0;
   std::map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;  // key: page index

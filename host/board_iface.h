@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::host {
 

@@ -7,7 +7,7 @@
 #include <thread>
 #include <utility>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "host/stop_request.h"
 
 namespace otpu::host {

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "host/board_iface.h"
-#include "workloads/common/sparse_memory.h"
-#include "workloads/common/status.h"
+#include "base/sparse_memory.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/defs.h"
 #include "workloads/isa/program.h"

@@ -20,7 +20,7 @@
 #include "sim/isa/isa_sim.h"
 #include "sim/rtl/rtl_harness.h"
 #include "sim/rtl/trace/trace_unit_model.h"
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/isa/program.h"
 
 namespace otpu::host {

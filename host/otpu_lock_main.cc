@@ -12,7 +12,7 @@
 #include "host/lock/command_runner.h"
 #include "host/lock/device_lock.h"
 #include "host/lock/prebuild.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace po = boost::program_options;
 

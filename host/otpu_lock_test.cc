@@ -11,18 +11,18 @@
 #include <gtest/gtest.h>
 
 #include "host/lock/device_lock.h"
-#include "host/lock/test_subprocess.h"
-#include "host/lock/test_temp_dir.h"
+#include "base/testing/subprocess.h"
+#include "base/testing/temp_dir.h"
 
 namespace otpu::host {
 namespace {
 
-using testing::CountLines;
-using testing::HasSignalBlocked;
-using testing::NowSeconds;
-using testing::ProcessResult;
-using testing::TempDir;
-using testing::TestProcess;
+using testutil::CountLines;
+using testutil::HasSignalBlocked;
+using testutil::NowSeconds;
+using testutil::ProcessResult;
+using testutil::TempDir;
+using testutil::TestProcess;
 
 const std::string kOtpuLock = OTPU_LOCK_BINARY;
 
@@ -46,7 +46,7 @@ class OtpuLockTest : public ::testing::Test {
     return extra;
   }
   ProcessResult Run(std::vector<std::string> args, std::vector<std::string> extra_env = {}) const {
-    return testing::RunProcess(Cmd(std::move(args)), Env(std::move(extra_env)), 5);
+    return testutil::RunProcess(Cmd(std::move(args)), Env(std::move(extra_env)), 5);
   }
   // Takes the lock in this process, as a running tool would.
   std::unique_ptr<DeviceLock> Hold() const {
@@ -176,7 +176,7 @@ TEST_F(OtpuLockTest, ForgedPidInTheLockFileDoesNotGetIn) {
 TEST_F(OtpuLockTest, ForgedDescriptorOfTheLockFileDoesNotGetIn) {
   TestProcess holder(Cmd({"--wait", "0", "sh", "-c", "echo ready; sleep 5"}), Env());
   ASSERT_EQ(holder.ReadLine(5), "ready");
-  ProcessResult result = testing::RunProcess(
+  ProcessResult result = testutil::RunProcess(
       {"sh", "-c", "exec 7<\"$OTPU_RUN_DIR/xdma0.lock\"; OTPU_LOCK_FDS=xdma0.lock=7 "
                    "OTPU_LOCK_HELD=xdma0 OTPU_LOCK_PID=$$ " + kOtpuLock + " --wait 0 echo IN"},
       Env(), 5);

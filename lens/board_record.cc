@@ -1,6 +1,6 @@
 #include "lens/board_record.h"
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::lens {
 

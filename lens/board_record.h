@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lens/profile.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/list.h"
 

@@ -6,7 +6,7 @@
 #include "lens/build_board_profile.h"
 #include "lens/build_hw_profile.h"
 #include "lens/notes.h"
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::lens {
 namespace {
@@ -95,7 +95,7 @@ Status BoardStepRunner::WriteDram(uint64_t addr, const std::vector<uint8_t>& byt
   return OkStatus();
 }
 
-StatusOr<sim::RunEvents> BoardStepRunner::Run(const workloads::Step& step) {
+StatusOr<trace::RunEvents> BoardStepRunner::Run(const workloads::Step& step) {
   if (!dram_) return Internal("board runner: Run before Load");
   host::RunOptions ro;
   ro.args = step.args;
@@ -108,7 +108,7 @@ StatusOr<sim::RunEvents> BoardStepRunner::Run(const workloads::Step& step) {
     RETURN_IF_ERROR(card_->ReadDram(r.addr, bytes.data(), bytes.size()));
     dram_->Write(r.addr, bytes.data(), bytes.size());
   }
-  sim::RunEvents events;
+  trace::RunEvents events;
   events.cycles = last_.counters.cycles;
   events.retired = last_.counters.icount;
   return events;
@@ -116,7 +116,7 @@ StatusOr<sim::RunEvents> BoardStepRunner::Run(const workloads::Step& step) {
 
 StatusOr<Profile> BoardStepRunner::BuildStepProfile(const std::string& name,
                                                     const workloads::WorkloadRun& run,
-                                                    const sim::RunEvents& events,
+                                                    const trace::RunEvents& events,
                                                     int bucket_cycles) {
   const host::CardInfo& info = card_->info();
   if (!last_.trace) {

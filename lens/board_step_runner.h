@@ -36,13 +36,13 @@ class BoardStepRunner : public StepRunner {
   Status WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) override;
   // One run on the card; afterwards the workload's outputs are read back into dram(). The
   // events hold only cycles and retired: the profile is rebuilt from the records.
-  StatusOr<sim::RunEvents> Run(const workloads::Step& step) override;
+  StatusOr<trace::RunEvents> Run(const workloads::Step& step) override;
   // The image, the host's writes, and the outputs as the card left them after the last run.
   const SparseMemory& dram() const override { return *dram_; }
   // InvalidArgument when `bucket_cycles` is not the card's counter window (a hw profile's
   // buckets are the core's own windows).
   StatusOr<Profile> BuildStepProfile(const std::string& name, const workloads::WorkloadRun& run,
-                                     const sim::RunEvents& events, int bucket_cycles) override;
+                                     const trace::RunEvents& events, int bucket_cycles) override;
 
   // The last run: its counters and, when traced, the drained trace.
   const host::RunResult& last() const { return last_; }

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "sim/board/sim_board.h"
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/list.h"
 
 namespace otpu::lens {

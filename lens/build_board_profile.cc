@@ -23,7 +23,7 @@ StatusOr<Profile> BuildBoardProfile(const std::string& name, const host::CardInf
                                     const isa::Program& program, const host::RunCounters& c,
                                     const std::string& mem) {
   const isa::Config& cfg = info.config;
-  sim::RunEvents events;
+  trace::RunEvents events;
   events.cycles = c.cycles;
   events.retired = c.icount;
   // The program table, sources and the slice's shape; everything timed comes from counters.

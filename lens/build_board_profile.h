@@ -9,7 +9,7 @@
 
 #include "host/card.h"
 #include "lens/profile.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/program.h"
 

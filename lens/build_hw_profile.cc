@@ -17,14 +17,14 @@ constexpr isa::Unit kFreezeUnits[] = {isa::Unit::kMXU, isa::Unit::kQUANT, isa::U
                                       isa::Unit::kCOLL};
 
 // Replaces the slice's buckets, ports and losses with what the core counted itself.
-void UseCoreCounters(const trace::TraceRun& run, Slice* s) {
+void UseCoreCounters(const decode::TraceRun& run, Slice* s) {
   const auto& columns = Buckets::Columns();
   s->buckets.Resize(run.windows.size());
   for (size_t w = 0; w < run.windows.size(); ++w) {
-    const trace::WindowCounts& win = run.windows[w];
+    const decode::WindowCounts& win = run.windows[w];
     s->buckets.c[w] = win.last;
     s->buckets.n[w] = win.n;
-    for (int i = 0; i < trace::kWindowColumns; ++i) {
+    for (int i = 0; i < decode::kWindowColumns; ++i) {
       (s->buckets.*columns[size_t(2 + i)].second)[w] = win.columns[size_t(i)];
     }
   }
@@ -33,7 +33,7 @@ void UseCoreCounters(const trace::TraceRun& run, Slice* s) {
   s->ports.amxu = run.ports[2];
   s->ports.aq = run.ports[3];
   std::fill(s->lose.begin(), s->lose.end(), 0);
-  for (const trace::WindowCounts& win : run.windows) {
+  for (const decode::WindowCounts& win : run.windows) {
     for (int i = 0; i < 4; ++i) {
       s->lose[size_t(kFreezeUnits[i])] += win.columns[size_t(kFirstFreezeColumn + i)];
     }
@@ -41,7 +41,7 @@ void UseCoreCounters(const trace::TraceRun& run, Slice* s) {
 }
 
 // The loss warnings of a hw profile, most important first.
-std::vector<Note> LossNotes(const HwTrace& t, const trace::DecodeStats& stats) {
+std::vector<Note> LossNotes(const HwTrace& t, const decode::DecodeStats& stats) {
   std::vector<Note> notes;
   if (t.drop > 0) {
     notes.push_back({NoteLevel::kWarn, "capture queue dropped " + std::to_string(t.drop) +
@@ -70,7 +70,7 @@ std::vector<Note> LossNotes(const HwTrace& t, const trace::DecodeStats& stats) {
 }  // namespace
 
 StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cfg,
-                                  const isa::Program& program, const trace::TraceRun& run,
+                                  const isa::Program& program, const decode::TraceRun& run,
                                   int window_cycles, const std::string& mem) {
   if (window_cycles < 1) {
     return InvalidArgument("bucket of " + std::to_string(window_cycles) +
@@ -105,8 +105,8 @@ StatusOr<Profile> BuildHwProfile(const std::string& name, const isa::Config& cfg
                                  std::span<const trace::Record> records,
                                  const TraceRegisters& regs, int window_cycles,
                                  const std::string& mem) {
-  ASSIGN_OR_RETURN(trace::Tokens tokens, trace::Tokenize(records));
-  ASSIGN_OR_RETURN(trace::Decoded decoded, trace::Decode(tokens, program, cfg, regs.cycles));
+  ASSIGN_OR_RETURN(decode::Tokens tokens, decode::Tokenize(records));
+  ASSIGN_OR_RETURN(decode::Decoded decoded, decode::Decode(tokens, program, cfg, regs.cycles));
   ASSIGN_OR_RETURN(Profile p,
                    BuildRtlProfile(name, cfg, program, decoded.run, window_cycles, mem));
   p.kind = ProfileKind::kHw;

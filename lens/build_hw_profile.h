@@ -10,7 +10,7 @@
 
 #include "lens/profile.h"
 #include "lens/trace/decoder.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/program.h"
 
@@ -27,7 +27,7 @@ struct TraceRegisters {
 
 // The rtl profile of `run` (windows of `window_cycles`; `mem` is config.MEM).
 StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cfg,
-                                  const isa::Program& program, const trace::TraceRun& run,
+                                  const isa::Program& program, const decode::TraceRun& run,
                                   int window_cycles, const std::string& mem);
 
 // The hw profile of a run of `program` from the buffer's `records` (oldest first) and the

@@ -90,7 +90,7 @@ ProgramRow ProgramLine(const isa::Program& program, size_t pc) {
   return r;
 }
 
-InstrRow Row(const sim::InstrEvent& e, const isa::Program& program) {
+InstrRow Row(const trace::InstrEvent& e, const isa::Program& program) {
   InstrRow r;
   r.slice = e.slice;
   r.idx = e.idx;
@@ -112,7 +112,7 @@ InstrRow Row(const sim::InstrEvent& e, const isa::Program& program) {
 }
 
 // Adds one instruction's port transfers to its slice's totals and windows.
-void AddTraffic(const sim::InstrEvent& e, int64_t end, const Windows& windows, Slice* s) {
+void AddTraffic(const trace::InstrEvent& e, int64_t end, const Windows& windows, Slice* s) {
   auto op = static_cast<Opcode>(e.resolved.opcode());
   Buckets& b = s->buckets;
   bool started = e.start >= 0;
@@ -133,7 +133,7 @@ void AddTraffic(const sim::InstrEvent& e, int64_t end, const Windows& windows, S
 }  // namespace
 
 StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const isa::Config& cfg,
-                               const isa::Program& program, const sim::RunEvents& events,
+                               const isa::Program& program, const trace::RunEvents& events,
                                int bucket_cycles) {
   if (bucket_cycles < 1) {
     return InvalidArgument("bucket of " + std::to_string(bucket_cycles) +
@@ -153,7 +153,7 @@ StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const 
   for (size_t pc = 0; pc < program.size(); ++pc) prog.push_back(ProgramLine(program, pc));
 
   int slices = std::max(cfg.S, 1);
-  for (const sim::InstrEvent& e : events.instrs) {
+  for (const trace::InstrEvent& e : events.instrs) {
     OTPU_CHECK(e.slice >= 0);
     slices = std::max(slices, e.slice + 1);
   }
@@ -176,7 +176,7 @@ StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const 
   std::vector<std::vector<std::vector<Interval>>> busy(
       static_cast<size_t>(slices), std::vector<std::vector<Interval>>(isa::kNumUnits));
   p.instrs.reserve(events.instrs.size());
-  for (const sim::InstrEvent& e : events.instrs) {
+  for (const trace::InstrEvent& e : events.instrs) {
     p.instrs.push_back(Row(e, program));
     Slice& s = p.slices[size_t(e.slice)];
     // An instruction that started but never ended (a cut trace) runs to the end of the run.

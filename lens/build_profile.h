@@ -1,5 +1,5 @@
-// The profile builder: turns what one run did (sim::RunEvents) into a Profile. Written for the
-// isa kind; the rtl and hw paths fill the same RunEvents (unit counters included) and reuse it.
+// The profile builder: turns what one run did (trace::RunEvents) into a Profile. Written for the
+// isa kind; the rtl and hw paths fill the same trace::RunEvents (unit counters included) and reuse it.
 #ifndef OTPU_LENS_BUILD_PROFILE_H_
 #define OTPU_LENS_BUILD_PROFILE_H_
 
@@ -7,8 +7,8 @@
 #include <string>
 
 #include "lens/profile.h"
-#include "sim/isa/events.h"
-#include "workloads/common/status.h"
+#include "workloads/isa/run_events.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/program.h"
 
@@ -25,7 +25,7 @@ inline constexpr int kOneWindow = std::numeric_limits<int>::max();
 // roofline and the notes (docs/profile.md says what each field means). InvalidArgument when
 // bucket_cycles < 1.
 StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const isa::Config& cfg,
-                               const isa::Program& program, const sim::RunEvents& events,
+                               const isa::Program& program, const trace::RunEvents& events,
                                int bucket_cycles = kDefaultBucketCycles);
 
 }  // namespace otpu::lens

@@ -34,7 +34,7 @@ class BuildProfileTest : public ::testing::Test {
     program = SmallKernel();
     sim::IsaSim sim(cfg, &dram);
     ASSERT_TRUE(sim.LoadProgram(program).ok());
-    StatusOr<sim::RunEvents> r = sim.Run({});
+    StatusOr<trace::RunEvents> r = sim.Run({});
     ASSERT_TRUE(r.ok()) << r.status().message();
     events = *r;
   }
@@ -44,8 +44,8 @@ class BuildProfileTest : public ::testing::Test {
     return p.ok() ? *p : Profile{};
   }
   // One MM event of `port_b` chunks over [start, end), for hand-made timelines.
-  sim::InstrEvent Mm(int64_t start, int64_t end, int64_t port_b) {
-    sim::InstrEvent e = events.instrs[2];
+  trace::InstrEvent Mm(int64_t start, int64_t end, int64_t port_b) {
+    trace::InstrEvent e = events.instrs[2];
     e.start = start;
     e.end = end;
     e.port_b = port_b;
@@ -56,7 +56,7 @@ class BuildProfileTest : public ::testing::Test {
   isa::Config cfg = isa::Config::Sim();
   SparseMemory dram{uint64_t{1} << 20};
   isa::Program program;
-  sim::RunEvents events;
+  trace::RunEvents events;
 };
 
 TEST_F(BuildProfileTest, RowsFollowTheEvents) {
@@ -125,7 +125,7 @@ TEST_F(BuildProfileTest, TotalsComeFromTheCostModel) {
 TEST_F(BuildProfileTest, BusyIsEachUnitsWorkBackToBack) {
   Profile p = Build();
   std::vector<int64_t> want(isa::kNumUnits, 0);
-  for (const sim::InstrEvent& e : events.instrs) want[size_t(e.unit)] += e.work;
+  for (const trace::InstrEvent& e : events.instrs) want[size_t(e.unit)] += e.work;
   EXPECT_EQ(p.slices[0].busy, want);
   EXPECT_EQ(p.slices[0].lose, std::vector<int64_t>(isa::kNumUnits, 0));
 }

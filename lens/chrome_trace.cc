@@ -6,7 +6,6 @@
 
 #include "lens/file_io.h"
 #include "lens/gzip.h"
-#include "lens/html_export.h"
 #include "lens/otpuprof.h"
 #include "rapidjson/stringbuffer.h"
 #include "rapidjson/writer.h"

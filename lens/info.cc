@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::lens {
 namespace {

@@ -47,7 +47,7 @@ Status BenchSim(const std::string& name, double min_seconds, Writer& w) {
   opts.args = run.steps.back().args;
   int64_t runs = 0, retired = 0, cycles = 0;
   double t0 = Seconds(), elapsed = 0;
-  sim::RunEvents events;
+  trace::RunEvents events;
   while (runs == 0 || elapsed < min_seconds) {
     ASSIGN_OR_RETURN(events, sim.Run(opts));
     ++runs;
@@ -88,7 +88,7 @@ Status BenchDecodeOn(bool on_rtl, int pos, Writer& w) {
     runner = std::make_unique<IsaStepRunner>();
   }
   RETURN_IF_ERROR(runner->Load(run));
-  sim::RunEvents last;
+  trace::RunEvents last;
   double traced_s = 0;
   const double t0 = Seconds();
   for (const workloads::Step& step : run.steps) {

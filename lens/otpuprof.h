@@ -5,7 +5,7 @@
 #include <string>
 
 #include "lens/profile.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::lens {
 

@@ -8,7 +8,7 @@
 
 #include "lens/profile_json.h"
 #include "lens/profile_sax.h"
-#include "workloads/common/json.h"
+#include "base/json.h"
 
 namespace otpu::lens {
 namespace {

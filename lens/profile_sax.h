@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "lens/profile.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::lens {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::lens {
 
@@ -28,11 +28,11 @@ Status IsaStepRunner::WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes
 
 StatusOr<Profile> StepRunner::BuildStepProfile(const std::string& name,
                                                const workloads::WorkloadRun& run,
-                                               const sim::RunEvents& events, int bucket_cycles) {
+                                               const trace::RunEvents& events, int bucket_cycles) {
   return BuildProfile(kind(), name, run.config, run.program, events, bucket_cycles);
 }
 
-StatusOr<sim::RunEvents> IsaStepRunner::Run(const workloads::Step& step) {
+StatusOr<trace::RunEvents> IsaStepRunner::Run(const workloads::Step& step) {
   if (!sim_) return Internal("ISA simulator: Run before Load");
   sim::IsaRunOptions opts;
   opts.args = step.args;
@@ -53,7 +53,7 @@ StatusOr<Recording> Record(const workloads::WorkloadRun& run, StepRunner& runner
     const std::string where = run.steps.size() == 1 ? name : name + " step " + std::to_string(i);
     for (const workloads::DramWrite& w : step.writes)
       RETURN_IF_ERROR(runner.WriteDram(w.addr, w.bytes).WithContext(where));
-    StatusOr<sim::RunEvents> events = runner.Run(step);
+    StatusOr<trace::RunEvents> events = runner.Run(step);
     if (!events.ok()) return events.status().WithContext(where);
     if (!step.traced) continue;
     // One traced step is named after the workload; several carry their step number.

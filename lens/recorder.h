@@ -11,10 +11,10 @@
 
 #include "lens/build_profile.h"
 #include "lens/profile.h"
-#include "sim/isa/events.h"
+#include "workloads/isa/run_events.h"
 #include "sim/isa/isa_sim.h"
-#include "workloads/common/sparse_memory.h"
-#include "workloads/common/status.h"
+#include "base/sparse_memory.h"
+#include "base/status.h"
 #include "workloads/workload.h"
 
 namespace otpu::lens {
@@ -32,14 +32,14 @@ class StepRunner {
   // applies before the step's Run). The default refuses, naming the runner's kind.
   virtual Status WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes);
   // Runs the program once with the step's ARGs; the events are filled only when `step.traced`.
-  virtual StatusOr<sim::RunEvents> Run(const workloads::Step& step) = 0;
+  virtual StatusOr<trace::RunEvents> Run(const workloads::Step& step) = 0;
   // DRAM after the steps so far (what the workload's check reads).
   virtual const SparseMemory& dram() const = 0;
   // The profile of the traced step just run, whose events are `events`. The default builds it
   // from the events alone (BuildProfile); a runner whose core counts its own windows overrides.
   virtual StatusOr<Profile> BuildStepProfile(const std::string& name,
                                              const workloads::WorkloadRun& run,
-                                             const sim::RunEvents& events, int bucket_cycles);
+                                             const trace::RunEvents& events, int bucket_cycles);
 };
 
 // Runs steps on the bit-exact ISA simulator (analytic timing): `isa` profiles.
@@ -48,7 +48,7 @@ class IsaStepRunner : public StepRunner {
   ProfileKind kind() const override { return ProfileKind::kIsa; }
   Status Load(const workloads::WorkloadRun& run) override;
   Status WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) override;
-  StatusOr<sim::RunEvents> Run(const workloads::Step& step) override;
+  StatusOr<trace::RunEvents> Run(const workloads::Step& step) override;
   const SparseMemory& dram() const override { return *dram_; }
 
  private:

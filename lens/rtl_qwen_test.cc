@@ -44,7 +44,7 @@ TEST(RtlQwen, LogitsAndGreedyTokensEqualTheIsaSimulatorsAtEveryStep) {
     for (StepRunner* r : {static_cast<StepRunner*>(&isa), static_cast<StepRunner*>(&rtl)}) {
       for (const workloads::DramWrite& wr : step->writes)
         ASSERT_TRUE(r->WriteDram(wr.addr, wr.bytes).ok());
-      StatusOr<sim::RunEvents> ev = r->Run(*step);
+      StatusOr<trace::RunEvents> ev = r->Run(*step);
       ASSERT_TRUE(ev.ok()) << KindName(r->kind()) << " pos " << pos << ": "
                            << ev.status().message();
     }

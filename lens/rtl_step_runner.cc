@@ -3,22 +3,22 @@
 #include <utility>
 
 #include "lens/build_hw_profile.h"
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::lens {
-trace::TraceRun ToTraceRun(const sim::RunEvents& events,
+decode::TraceRun ToTraceRun(const trace::RunEvents& events,
                            const std::vector<rtl::WindowRecord>& windows,
                            const std::array<int64_t, 4>& ports, bool halted) {
-  trace::TraceRun t;
+  decode::TraceRun t;
   t.events = events;
   t.ports = ports;
   t.halted = halted;
   t.windows.reserve(windows.size());
   for (const rtl::WindowRecord& w : windows) {
-    trace::WindowCounts c;
+    decode::WindowCounts c;
     c.last = w.last;
     c.n = w.n;
-    for (int i = 0; i < trace::kWindowColumns; ++i) c.columns[size_t(i)] = w.columns[size_t(i)];
+    for (int i = 0; i < decode::kWindowColumns; ++i) c.columns[size_t(i)] = w.columns[size_t(i)];
     t.windows.push_back(c);
   }
   return t;
@@ -57,13 +57,13 @@ Status RtlStepRunner::WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes
   return OkStatus();
 }
 
-StatusOr<sim::RunEvents> RtlStepRunner::Run(const workloads::Step& step) {
+StatusOr<trace::RunEvents> RtlStepRunner::Run(const workloads::Step& step) {
   if (!harness_) return Internal("RTL harness: Run before Load");
   if (isa_ && !step.traced) {
     sim::IsaRunOptions iopts;
     iopts.args = step.args;
     iopts.record_events = false;
-    StatusOr<sim::RunEvents> events = isa_->Run(iopts);
+    StatusOr<trace::RunEvents> events = isa_->Run(iopts);
     if (!events.ok()) return events.status().WithContext("ISA simulator (untraced step)");
     ++isa_steps_;
     return events;
@@ -87,7 +87,7 @@ StatusOr<sim::RunEvents> RtlStepRunner::Run(const workloads::Step& step) {
 
 StatusOr<Profile> RtlStepRunner::BuildStepProfile(const std::string& name,
                                                   const workloads::WorkloadRun& run,
-                                                  const sim::RunEvents& events,
+                                                  const trace::RunEvents& events,
                                                   int bucket_cycles) {
   if (bucket_cycles != window_cycles_)
     return InvalidArgument(StrFormat("bucket of %d cycles, but the core counted windows of %d",

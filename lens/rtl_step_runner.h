@@ -17,7 +17,7 @@ namespace otpu::lens {
 
 // A core run's events, counter windows and port totals as the rtl profile builder takes them
 // (the trace decoder's shape, nothing lost).
-trace::TraceRun ToTraceRun(const sim::RunEvents& events,
+decode::TraceRun ToTraceRun(const trace::RunEvents& events,
                            const std::vector<rtl::WindowRecord>& windows,
                            const std::array<int64_t, 4>& ports, bool halted);
 
@@ -36,10 +36,10 @@ class RtlStepRunner : public StepRunner {
   Status Load(const workloads::WorkloadRun& run) override;
   Status WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) override;
   // Internal naming the stop and the core's error when the run ends other than at HALT.
-  StatusOr<sim::RunEvents> Run(const workloads::Step& step) override;
+  StatusOr<trace::RunEvents> Run(const workloads::Step& step) override;
   const SparseMemory& dram() const override { return *dram_; }
   StatusOr<Profile> BuildStepProfile(const std::string& name, const workloads::WorkloadRun& run,
-                                     const sim::RunEvents& events, int bucket_cycles) override;
+                                     const trace::RunEvents& events, int bucket_cycles) override;
 
   // The last run (its wall seconds, windows, ports, DRAM statistics).
   const rtl::RtlRun& last() const { return last_; }

@@ -8,7 +8,7 @@
 
 #include <bit>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/list.h"
 
 namespace otpu::lens {
@@ -98,7 +98,7 @@ TEST(RtlStepRunner, TmemLeftByTheIsaStepsIsWhatTheFirstRtlStepReads) {
   RtlStepRunner rtl(rtl::DramOptions{}, 64, /*untraced_on_isa=*/true);
   ASSERT_TRUE(rtl.Load(run).ok());
   ASSERT_TRUE(rtl.Run({.args = {kOut0, kIn}}).ok());
-  StatusOr<sim::RunEvents> last = rtl.Run({.args = {kOut1, kIn}, .traced = true});
+  StatusOr<trace::RunEvents> last = rtl.Run({.args = {kOut1, kIn}, .traced = true});
   ASSERT_TRUE(last.ok()) << last.status().message();
   EXPECT_EQ(rtl.isa_steps(), 1);
   EXPECT_EQ(rtl.rtl_steps(), 1);
@@ -114,7 +114,7 @@ void RunSteps(const workloads::WorkloadRun& run, StepRunner& r) {
   for (const workloads::Step& step : run.steps) {
     for (const workloads::DramWrite& w : step.writes)
       ASSERT_TRUE(r.WriteDram(w.addr, w.bytes).ok());
-    StatusOr<sim::RunEvents> ev = r.Run(step);
+    StatusOr<trace::RunEvents> ev = r.Run(step);
     ASSERT_TRUE(ev.ok()) << ev.status().message();
   }
 }
@@ -177,7 +177,7 @@ TEST(RtlStepRunner, WriteAndRunBeforeLoadAreInternalErrors) {
   Status w = rtl.WriteDram(0, {1});
   EXPECT_EQ(w.code(), StatusCode::kInternal);
   EXPECT_NE(w.message().find("WriteDram before Load"), std::string::npos) << w.message();
-  StatusOr<sim::RunEvents> r = rtl.Run({});
+  StatusOr<trace::RunEvents> r = rtl.Run({});
   EXPECT_EQ(r.status().code(), StatusCode::kInternal);
   EXPECT_NE(r.status().message().find("Run before Load"), std::string::npos);
 }

@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# Paths relative to the checkout in ccache's keys: every clone shares the cached objects.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 build=${OTPU_BUILD_DIR:-build}
 jobs=$(nproc)
 fuzz_dir=""

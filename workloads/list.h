@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/defs.h"
 #include "workloads/workload.h"

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "host/lock/test_temp_dir.h"
+#include "base/testing/temp_dir.h"
 
 namespace otpu::host {
 namespace {
@@ -31,7 +31,7 @@ TEST(CommandRunner, MissingCommandIsNotFoundAndExits127) {
 }
 
 TEST(CommandRunner, NonExecutableFileExits126) {
-  testing::TempDir tmp;
+  testutil::TempDir tmp;
   const std::string file = tmp.path() + "/data";
   std::ofstream(file) << "not a program\n";
   StatusOr<int> code = RunCommand({file}, {});

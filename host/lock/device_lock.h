@@ -12,8 +12,8 @@
 #include <utility>
 
 #include "host/lock/lock_file.h"
-#include "host/lock/unique_fd.h"
-#include "workloads/common/status.h"
+#include "base/unique_fd.h"
+#include "base/status.h"
 
 namespace otpu::host {
 

@@ -9,15 +9,15 @@
 #include <gtest/gtest.h>
 
 #include "host/lock/device_lock.h"
-#include "host/lock/test_subprocess.h"
-#include "host/lock/test_temp_dir.h"
+#include "base/testing/subprocess.h"
+#include "base/testing/temp_dir.h"
 
 namespace otpu::host {
 namespace {
 
-using testing::ScopedEnv;
-using testing::TempDir;
-using testing::TestProcess;
+using testutil::ScopedEnv;
+using testutil::TempDir;
+using testutil::TestProcess;
 
 // Runs `check` in a forked child and returns the text it produced.
 std::string InChild(const std::function<std::string()>& check) {

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "host/lock/unique_fd.h"
-#include "workloads/common/status.h"
+#include "base/unique_fd.h"
+#include "base/status.h"
 
 namespace otpu::host {
 

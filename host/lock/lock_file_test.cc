@@ -8,12 +8,12 @@
 
 #include <gtest/gtest.h>
 
-#include "host/lock/test_temp_dir.h"
+#include "base/testing/temp_dir.h"
 
 namespace otpu::host {
 namespace {
 
-using testing::TempDir;
+using testutil::TempDir;
 
 mode_t ModeOf(const std::string& path) {
   struct stat st;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::host {
 

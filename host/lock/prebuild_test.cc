@@ -7,14 +7,14 @@
 
 #include <gtest/gtest.h>
 
-#include "host/lock/test_subprocess.h"
-#include "host/lock/test_temp_dir.h"
+#include "base/testing/subprocess.h"
+#include "base/testing/temp_dir.h"
 
 namespace otpu::host {
 namespace {
 
-using testing::ScopedEnv;
-using testing::TempDir;
+using testutil::ScopedEnv;
+using testutil::TempDir;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);

@@ -11,7 +11,7 @@
 #include "host/board_iface.h"
 #include "sim/rtl/core_cycle.h"
 #include "sim/rtl/dram_model.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::host {
 

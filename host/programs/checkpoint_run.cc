@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/models/image_cache.h"
 #include "workloads/models/model_source.h"
 #include "workloads/models/qwen3_workload.h"

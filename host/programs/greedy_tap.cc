@@ -15,8 +15,8 @@ Status GreedyTap::Load(const workloads::WorkloadRun& run) {
   return inner_->Load(run);
 }
 
-StatusOr<sim::RunEvents> GreedyTap::Run(const workloads::Step& step) {
-  ASSIGN_OR_RETURN(sim::RunEvents events, inner_->Run(step));
+StatusOr<trace::RunEvents> GreedyTap::Run(const workloads::Step& step) {
+  ASSIGN_OR_RETURN(trace::RunEvents events, inner_->Run(step));
   if (step.traced) {
     const std::vector<uint8_t> bytes = inner_->dram().ReadBytes(logits_.addr, logits_.bytes);
     std::vector<float> logits(bytes.size() / 4);

@@ -23,11 +23,11 @@ class GreedyTap : public lens::StepRunner {
   Status WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) override {
     return inner_->WriteDram(addr, bytes);
   }
-  StatusOr<sim::RunEvents> Run(const workloads::Step& step) override;
+  StatusOr<trace::RunEvents> Run(const workloads::Step& step) override;
   const SparseMemory& dram() const override { return inner_->dram(); }
   StatusOr<lens::Profile> BuildStepProfile(const std::string& name,
                                            const workloads::WorkloadRun& run,
-                                           const sim::RunEvents& events,
+                                           const trace::RunEvents& events,
                                            int bucket_cycles) override {
     return inner_->BuildStepProfile(name, run, events, bucket_cycles);
   }

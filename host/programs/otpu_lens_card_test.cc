@@ -21,7 +21,7 @@
 
 #include "host/card.h"
 #include "host/lock/device_lock.h"
-#include "host/lock/test_subprocess.h"
+#include "base/testing/subprocess.h"
 #include "host/programs/checkpoint_run.h"
 #include "host/programs/greedy_tap.h"
 #include "host/xdma/xdma_board.h"
@@ -36,7 +36,7 @@ namespace otpu::host {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::ProcessResult;
+using testutil::ProcessResult;
 using xdma_emu::testing::Emulator;
 
 // Two prompt tokens: position 0 prefilled; 1 (the last prompt token) and, with --tokens 2, 2
@@ -74,7 +74,7 @@ class OtpuLensCardTest : public ::testing::Test {
   // otpu-lens ARGS with this test's lock directory and image cache.
   ProcessResult OtpuLens(std::vector<std::string> args, double timeout_s = kRecordSeconds) const {
     args.insert(args.begin(), OTPU_LENS_BINARY);
-    return testing::RunProcess(
+    return testutil::RunProcess(
         args, {"OTPU_RUN_DIR=" + RunDir(), "OTPU_IMAGE_CACHE=" + CacheDir()}, timeout_s);
   }
   // record --dev PREFIX --model tiny PROMPT ... -o OUT.
@@ -284,7 +284,7 @@ TEST_F(OtpuLensCardTest, TermOrIntDuringARunStopsItAndExitsWithOneLine) {
     std::vector<std::string> args = {OTPU_LENS_BINARY, "record", "--dev", emu.prefix(),
                                      "--workload", "mlp-small", "--timeout", "120",
                                      "-o", OutPath("k.otpuprof")};
-    testing::TestProcess p(args, {"OTPU_RUN_DIR=" + RunDir()});
+    testutil::TestProcess p(args, {"OTPU_RUN_DIR=" + RunDir()});
     ASSERT_NE(p.ReadLine(60).find("register map"), std::string::npos);
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     ASSERT_EQ(::kill(p.pid(), sig), 0);

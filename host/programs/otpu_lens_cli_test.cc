@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "host/lock/test_subprocess.h"
+#include "base/testing/subprocess.h"
 #include "lens/otpuprof.h"
 
 namespace otpu::host {
@@ -39,10 +39,10 @@ class OtpuLensCliTest : public ::testing::Test {
     return std::string(std::istreambuf_iterator<char>(in), {});
   }
 
-  // Runs `binary args...`, capturing stdout and stderr (host/lock/test_subprocess.h).
+  // Runs `binary args...`, capturing stdout and stderr (base/testing/subprocess.h).
   static Result Run(const char* binary, std::vector<std::string> args) {
     args.insert(args.begin(), binary);
-    const testing::ProcessResult r = testing::RunProcess(args, {}, /*timeout_s=*/600);
+    const testutil::ProcessResult r = testutil::RunProcess(args, {}, /*timeout_s=*/600);
     return {r.exited ? r.exit_code : -1, r.out, r.err};
   }
   Result OtpuLens(std::vector<std::string> args) const { return Run(OTPU_LENS_BINARY, args); }

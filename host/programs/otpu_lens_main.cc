@@ -22,7 +22,7 @@
 #include "host/programs/record_command.h"
 #include "lens/cli/commands.h"
 #include "sim/rtl/rtl_configs.h"
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/list.h"
 #include "workloads/models/model_source.h"
 #include "workloads/models/qwen3_formats.h"

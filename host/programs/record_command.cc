@@ -13,7 +13,7 @@
 #include "lens/cli/commands.h"
 #include "lens/otpuprof.h"
 #include "lens/recorder.h"
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::host {
 

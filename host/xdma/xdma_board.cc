@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "host/xdma/transfer_plan.h"
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::host {
 namespace {

@@ -18,8 +18,8 @@
 #include <string>
 
 #include "host/board_iface.h"
-#include "host/lock/unique_fd.h"
-#include "workloads/common/status.h"
+#include "base/unique_fd.h"
+#include "base/status.h"
 
 namespace otpu::host {
 

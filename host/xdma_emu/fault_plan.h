@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::xdma_emu {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "host/xdma_emu/emulated_xdma.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::xdma_emu {
 

@@ -22,7 +22,7 @@
 #include "host/xdma_emu/fuse_server.h"
 #include "host/xdma_emu/mountpoint.h"
 #include "sim/rtl/rtl_configs.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace po = boost::program_options;
 

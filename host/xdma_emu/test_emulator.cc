@@ -48,7 +48,7 @@ TempMount::~TempMount() {
 Emulator::Emulator(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {EmulatorBinary(), mount_.mountpoint(), "--foreground"};
   argv.insert(argv.end(), args.begin(), args.end());
-  process_ = std::make_unique<host::testing::TestProcess>(argv);
+  process_ = std::make_unique<testutil::TestProcess>(argv);
   prefix_ = process_->ReadLine(kStartupSeconds);
   if (prefix_.empty()) {
     result_ = process_->Wait(5);
@@ -61,7 +61,7 @@ Emulator::~Emulator() {
   if (!stopped_) Stop(SIGTERM);
 }
 
-host::testing::ProcessResult Emulator::Stop(int sig, double timeout_s) {
+testutil::ProcessResult Emulator::Stop(int sig, double timeout_s) {
   if (stopped_) return result_;  // already reaped: never signal a reused pid
   ::kill(process_->pid(), sig);
   stopped_ = true;

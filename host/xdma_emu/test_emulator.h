@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "host/lock/test_subprocess.h"
+#include "base/testing/subprocess.h"
 
 namespace otpu::xdma_emu::testing {
 
@@ -54,15 +54,15 @@ class Emulator {
   pid_t pid() const { return process_->pid(); }
 
   // Sends `sig` and waits for the process to end (once; later calls return the same result).
-  host::testing::ProcessResult Stop(int sig, double timeout_s = 20);
+  testutil::ProcessResult Stop(int sig, double timeout_s = 20);
 
  private:
   TempMount mount_;
-  std::unique_ptr<host::testing::TestProcess> process_;
+  std::unique_ptr<testutil::TestProcess> process_;
   std::string prefix_;
   std::string startup_output_;
   bool stopped_ = false;
-  host::testing::ProcessResult result_;
+  testutil::ProcessResult result_;
 };
 
 }  // namespace otpu::xdma_emu::testing

@@ -12,15 +12,15 @@
 #include <fstream>
 #include <vector>
 
-#include "host/lock/test_subprocess.h"
+#include "base/testing/subprocess.h"
 #include "host/xdma_emu/test_emulator.h"
 #include "workloads/isa/defs.h"
 
 namespace otpu::xdma_emu {
 namespace {
 
-using host::testing::ProcessResult;
-using host::testing::RunProcess;
+using testutil::ProcessResult;
+using testutil::RunProcess;
 using testing::Emulator;
 using testing::IsMounted;
 using testing::TempMount;
@@ -163,7 +163,7 @@ TEST(XdmaEmu, SecondEmulatorOnTheSameMountIsRefusedAsBusy) {
   ProcessResult second = RunProcess(
       {testing::EmulatorBinary(), emu.mountpoint(), "--foreground"}, {}, 30);
   EXPECT_EQ(second.exit_code, kBusyExit);
-  EXPECT_EQ(host::testing::CountLines(second.err), 1) << second.err;
+  EXPECT_EQ(testutil::CountLines(second.err), 1) << second.err;
   EXPECT_NE(second.err.find(emu.mountpoint() + ": busy: something is already mounted there"),
             std::string::npos)
       << second.err;
@@ -202,7 +202,7 @@ TEST(XdmaEmu, BadOptionsAreUsageErrors) {
     argv.insert(argv.end(), extra.begin(), extra.end());
     ProcessResult result = RunProcess(argv, {}, 30);
     EXPECT_EQ(result.exit_code, kUsageExit) << extra[0];
-    EXPECT_EQ(host::testing::CountLines(result.err), 1) << result.err;
+    EXPECT_EQ(testutil::CountLines(result.err), 1) << result.err;
     EXPECT_NE(result.err.find("otpu-xdma-emu: "), std::string::npos) << result.err;
   }
   ProcessResult none = RunProcess({testing::EmulatorBinary()}, {}, 30);

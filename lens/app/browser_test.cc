@@ -10,10 +10,10 @@
 
 #include "lens/app/chromium.h"
 #include "lens/app/page.h"
-#include "lens/app_server.h"
+#include "lens/app/app_server.h"
 #include "lens/attribution.h"
 #include "lens/gzip.h"
-#include "lens/html_export.h"
+#include "lens/app/html_export.h"
 #include "lens/otpuprof.h"
 #include "lens/profile_json.h"
 #include "lens/recorder.h"

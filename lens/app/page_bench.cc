@@ -11,7 +11,7 @@
 
 #include "lens/app/chromium.h"
 #include "lens/file_io.h"
-#include "lens/html_export.h"
+#include "lens/app/html_export.h"
 #include "lens/otpuprof.h"
 #include "lens/synthetic.h"
 

@@ -9,10 +9,10 @@
 #include <optional>
 
 #include "lens/app/page.h"
-#include "lens/app_server.h"
+#include "lens/app/app_server.h"
 #include "lens/chrome_trace.h"
 #include "lens/diff.h"
-#include "lens/html_export.h"
+#include "lens/app/html_export.h"
 #include "lens/info.h"
 #include "lens/otpuprof.h"
 #include "lens/summary.h"

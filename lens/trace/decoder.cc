@@ -6,7 +6,7 @@
 #include "workloads/isa/defs.h"
 #include "workloads/isa/instr.h"
 
-namespace otpu::lens::trace {
+namespace otpu::lens::decode {
 namespace {
 
 constexpr uint32_t kZeroRegs[isa::kNumRegs] = {};  // resolved instructions need no registers
@@ -37,7 +37,7 @@ class Decoder {
       case RecordType::kSTART: AddStart(g); break;
       case RecordType::kRELEASE: {
         const SlotCycle s = SlotCycle::Decode(g.head);
-        if (sim::InstrEvent* e = InSlot(s.slot)) e->release = Extend(s.cycle);
+        if (trace::InstrEvent* e = InSlot(s.slot)) e->release = Extend(s.cycle);
         break;
       }
       case RecordType::kEND: AddEnd(g); break;
@@ -58,7 +58,7 @@ class Decoder {
   }
 
   Decoded Finish() {
-    for (const sim::InstrEvent& e : out_.run.events.instrs) out_.stats.open_at_end += e.end < 0;
+    for (const trace::InstrEvent& e : out_.run.events.instrs) out_.stats.open_at_end += e.end < 0;
     out_.stats.traced_to = have_cycle_ ? last_ : -1;
     return std::move(out_);
   }
@@ -85,7 +85,7 @@ class Decoder {
     return last_;
   }
 
-  sim::InstrEvent* InSlot(uint32_t slot) {
+  trace::InstrEvent* InSlot(uint32_t slot) {
     const int64_t idx = slot_idx_[slot & 0xF];
     if (idx < 0) {
       ++out_.stats.orphans;
@@ -101,7 +101,7 @@ class Decoder {
       return DataLoss(At(g) + ": pc " + std::to_string(d.pc) + " is outside the program (" +
                       std::to_string(program_.size()) + " instructions)");
     }
-    sim::InstrEvent e;
+    trace::InstrEvent e;
     e.resolved = program_.code[d.pc];
     if (e.resolved.opcode() != o.op || !isa::UnitOf(isa::Opcode(o.op), &e.unit)) {
       return DataLoss(At(g) + ": pc " + std::to_string(d.pc) + " holds opcode " +
@@ -127,7 +127,7 @@ class Decoder {
   void AddStart(const Group& g) {
     const Start s = Start::Decode(g.head);
     const int64_t now = Extend(s.cycle);
-    sim::InstrEvent* e = InSlot(s.slot);
+    trace::InstrEvent* e = InSlot(s.slot);
     if (e == nullptr) return;
     e->start = now;
     const uint32_t delay =
@@ -144,10 +144,10 @@ class Decoder {
     const SlotCycle s = SlotCycle::Decode(g.head);
     const int64_t now = Extend(s.cycle);
     ended_ = -1;
-    sim::InstrEvent* e = InSlot(s.slot);
+    trace::InstrEvent* e = InSlot(s.slot);
     if (e == nullptr) return;
     e->end = now + 1;  // the first cycle the unit is free again
-    sim::NameUnitCounters(e->unit, {}, &e->counters);
+    trace::NameUnitCounters(e->unit, {}, &e->counters);
     ended_ = e->idx;
     slot_idx_[s.slot] = -1;
   }
@@ -160,7 +160,7 @@ class Decoder {
       ++out_.stats.orphans;
       return;
     }
-    sim::InstrEvent& e = out_.run.events.instrs[size_t(ended_)];
+    trace::InstrEvent& e = out_.run.events.instrs[size_t(ended_)];
     ended_ = -1;
     if (e.end != now + 1 || uint32_t(e.unit) != u.unit) {
       ++out_.stats.orphans;
@@ -168,7 +168,7 @@ class Decoder {
     }
     std::array<uint32_t, 4> v{};
     for (int i = 0; i < g.num_values; ++i) v[size_t(i)] = ValueOf(g.values[size_t(i)]);
-    sim::NameUnitCounters(e.unit, v, &e.counters);
+    trace::NameUnitCounters(e.unit, v, &e.counters);
   }
 
   void AddWindow(const Group& g) {
@@ -217,4 +217,4 @@ StatusOr<Decoded> Decode(const Tokens& tokens, const isa::Program& program,
   return d.Finish();
 }
 
-}  // namespace otpu::lens::trace
+}  // namespace otpu::lens::decode

@@ -1,4 +1,4 @@
-// The third decoding layer: tokenized records back into what the run did (sim::RunEvents, the
+// The third decoding layer: tokenized records back into what the run did (trace::RunEvents, the
 // counter windows and the port totals), the inverse of the trace unit
 // (sim/rtl/trace/trace_unit_model.h). The rest of each instruction comes from the program by
 // pc; 32-bit record cycles are extended to 64 bits monotonically.
@@ -12,12 +12,15 @@
 #include <vector>
 
 #include "lens/trace/tokenizer.h"
-#include "sim/isa/events.h"
-#include "workloads/common/status.h"
+#include "workloads/isa/run_events.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/program.h"
 
-namespace otpu::lens::trace {
+namespace otpu::lens::decode {
+
+using ::otpu::trace::InstrEvent;
+using ::otpu::trace::RunEvents;
 
 inline constexpr int kWindowColumns = kWindowPColumns + kWindowQColumns;
 
@@ -32,7 +35,7 @@ struct WindowCounts {
 // What a run did, as the harness's event collector or a decoded trace sees it: the common
 // input of the rtl and hw profile builders (lens/build_hw_profile.h).
 struct TraceRun {
-  sim::RunEvents events;  // `retired` stays 0 from a trace: sequencer instructions leave none
+  trace::RunEvents events;  // `retired` stays 0 from a trace: sequencer instructions leave none
   std::vector<WindowCounts> windows;
   std::array<int64_t, 4> ports{};  // bmxu bdma amxu aq, from the halt
   bool halted = false;
@@ -62,6 +65,6 @@ struct Decoded {
 StatusOr<Decoded> Decode(const Tokens& tokens, const isa::Program& program,
                          const isa::Config& cfg, int64_t cycles = -1);
 
-}  // namespace otpu::lens::trace
+}  // namespace otpu::lens::decode
 
 #endif  // OTPU_LENS_TRACE_DECODER_H_

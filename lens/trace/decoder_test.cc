@@ -6,7 +6,7 @@
 
 #include "workloads/isa/instr.h"
 
-namespace otpu::lens::trace {
+namespace otpu::lens::decode {
 namespace {
 
 isa::Program Program() {
@@ -45,7 +45,7 @@ TEST(DecoderTest, RebuildsAnInstruction) {
   StatusOr<Decoded> d = DecodeAll(Vop(100));
   ASSERT_TRUE(d.ok()) << d.status().message();
   ASSERT_EQ(d->run.events.instrs.size(), 1u);
-  const sim::InstrEvent& e = d->run.events.instrs[0];
+  const trace::InstrEvent& e = d->run.events.instrs[0];
   EXPECT_EQ(e.resolved, Program().code[0]);
   EXPECT_EQ(e.unit, isa::Unit::kVPU);
   EXPECT_EQ(e.dispatch, 100);
@@ -94,4 +94,4 @@ TEST(DecoderTest, RejectsAnotherProgramsOpcodeNamingThePc) {
 }
 
 }  // namespace
-}  // namespace otpu::lens::trace
+}  // namespace otpu::lens::decode

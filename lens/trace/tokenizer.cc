@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace otpu::lens::trace {
+namespace otpu::lens::decode {
 namespace {
 
 // The value type `head` expects at position `i` of its values.
@@ -95,4 +95,4 @@ StatusOr<Tokens> Tokenize(std::span<const Record> records) {
   return out;
 }
 
-}  // namespace otpu::lens::trace
+}  // namespace otpu::lens::decode

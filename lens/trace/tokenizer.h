@@ -11,9 +11,36 @@
 #include <vector>
 
 #include "workloads/isa/trace_records.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
-namespace otpu::lens::trace {
+namespace otpu::lens::decode {
+
+// The record format (SPEC 5) and the events the decoder fills, by their short names.
+using ::otpu::trace::Record;
+using ::otpu::trace::RecordType;
+using ::otpu::trace::RecordLetter;
+using ::otpu::trace::TypeOf;
+using ::otpu::trace::IsRecordType;
+using ::otpu::trace::IsValueType;
+using ::otpu::trace::ValueIndexOf;
+using ::otpu::trace::ValueOf;
+using ::otpu::trace::UnitValueCount;
+using ::otpu::trace::Dispatch;
+using ::otpu::trace::Operands;
+using ::otpu::trace::OperandWords;
+using ::otpu::trace::DecodeOperands;
+using ::otpu::trace::EncodeOperands;
+using ::otpu::trace::Start;
+using ::otpu::trace::ReadyOf;
+using ::otpu::trace::EncodeReady;
+using ::otpu::trace::EncodeValue;
+using ::otpu::trace::UnitCounters;
+using ::otpu::trace::SlotCycle;
+using ::otpu::trace::Window;
+using ::otpu::trace::kSaturatedDelay;
+using ::otpu::trace::kHaltPorts;
+using ::otpu::trace::kWindowPColumns;
+using ::otpu::trace::kWindowQColumns;
 
 inline constexpr int kMaxValues = kWindowPColumns;  // the longest group: P + V × 9
 
@@ -55,6 +82,6 @@ int ValuesAfter(Record head);
 // SPEC 5 or a group is broken away from the buffer's ends.
 StatusOr<Tokens> Tokenize(std::span<const Record> records);
 
-}  // namespace otpu::lens::trace
+}  // namespace otpu::lens::decode
 
 #endif  // OTPU_LENS_TRACE_TOKENIZER_H_

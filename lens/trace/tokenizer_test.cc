@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace otpu::lens::trace {
+namespace otpu::lens::decode {
 namespace {
 
 // D + 2 O, S, P + 9 V, E: four groups, 14 records.
@@ -102,4 +102,4 @@ TEST(TokenizerTest, RejectsValuesOutOfOrder) {
 }
 
 }  // namespace
-}  // namespace otpu::lens::trace
+}  // namespace otpu::lens::decode

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "sim/rtl/rtl_harness.h"
-#include "workloads/common/sparse_memory.h"
+#include "base/sparse_memory.h"
 #include "workloads/isa/defs.h"
 
 namespace otpu::board {

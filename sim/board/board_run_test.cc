@@ -15,7 +15,7 @@
 #include "sim/rtl/event_collector.h"
 #include "sim/rtl/rtl_harness.h"
 #include "sim/rtl/trace/trace_unit_model.h"
-#include "workloads/common/sparse_memory.h"
+#include "base/sparse_memory.h"
 #include "workloads/isa/defs.h"
 #include "workloads/isa/program.h"
 #include "workloads/list.h"
@@ -177,7 +177,7 @@ class MlpSmallOnBoard : public ::testing::Test {
     SparseMemory image{1}, isa_dram{1}, board_dram{1};
     rtl::RtlRun harness;
     BoardResult board;
-    sim::RunEvents events;
+    trace::RunEvents events;
     std::vector<rtl::WindowRecord> windows;
     std::vector<uint64_t> model_records, reg_records, window_records, window_tail;
     uint32_t model_count = 0, model_drop = 0;
@@ -242,13 +242,13 @@ TEST_F(MlpSmallOnBoard, FreeRunningCountersSumTheRun) {
 }
 
 TEST_F(MlpSmallOnBoard, HookSeesTheHarnessEvents) {
-  const sim::RunEvents& want = s_->harness.events;
-  const sim::RunEvents& got = s_->events;
+  const trace::RunEvents& want = s_->harness.events;
+  const trace::RunEvents& got = s_->events;
   EXPECT_EQ(got.cycles, want.cycles);
   ASSERT_EQ(got.instrs.size(), want.instrs.size());
   for (size_t i = 0; i < got.instrs.size(); ++i) {
-    const sim::InstrEvent& g = got.instrs[i];
-    const sim::InstrEvent& w = want.instrs[i];
+    const trace::InstrEvent& g = got.instrs[i];
+    const trace::InstrEvent& w = want.instrs[i];
     SCOPED_TRACE("instruction " + std::to_string(i) + " pc " + std::to_string(w.pc));
     EXPECT_EQ(g.pc, w.pc);
     EXPECT_EQ(g.unit, w.unit);

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::board {
 

@@ -5,7 +5,7 @@
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::board {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "host/board_iface.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::board {
 

@@ -13,7 +13,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "sim/rtl/dram_model.h"
-#include "workloads/common/sparse_memory.h"
+#include "base/sparse_memory.h"
 
 namespace otpu::board {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::board {
 

@@ -17,7 +17,7 @@
 #include "sim/rtl/core_cycle.h"
 #include "sim/rtl/dram_model.h"
 #include "sim/rtl/rtl_configs.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::board {
 

@@ -12,7 +12,7 @@
 #include "sim/board/board_model.h"
 #include "sim/rtl/verilated_ports.h"
 #include "verilated.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::board {
 

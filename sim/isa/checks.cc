@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::sim {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/instr.h"
 

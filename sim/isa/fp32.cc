@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/defs.h"
 
 namespace otpu::sim::fp32 {

@@ -87,7 +87,7 @@ const isa::Config& IsaSim::config() const { return state_->cfg; }
 const ActRam& IsaSim::act_ram() const { return state_->act; }
 ActRam& IsaSim::act_ram() { return state_->act; }
 
-StatusOr<RunEvents> IsaSim::Run(const IsaRunOptions& opts) {
+StatusOr<trace::RunEvents> IsaSim::Run(const IsaRunOptions& opts) {
   State& s = *state_;
   const isa::Config& cfg = s.cfg;
   const MemSizes mem{s.tmem.size(), s.dram->size()};
@@ -96,7 +96,7 @@ StatusOr<RunEvents> IsaSim::Run(const IsaRunOptions& opts) {
   uint32_t regs[isa::kNumRegs] = {};
   for (int i = 0; i < isa::kNumArgs; ++i) regs[isa::kFirstArgReg + i] = opts.args[i];
 
-  RunEvents ev;
+  trace::RunEvents ev;
   int64_t now = 0;        // end of the previous unit instruction
   int64_t unit_idx = 0;
   LoopFrame loops[isa::kMaxLoopDepth];
@@ -188,7 +188,7 @@ StatusOr<RunEvents> IsaSim::Run(const IsaRunOptions& opts) {
       // Analytic timing: back to back, each lasting its nominal work.
       const isa::Cost cost = isa::CostOf(in, regs, cfg);
       if (opts.record_events) {
-        InstrEvent e;
+        trace::InstrEvent e;
         e.idx = unit_idx;
         e.pc = uint32_t(pc);
         e.unit = unit;

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "sim/isa/act_ram.h"
-#include "sim/isa/events.h"
-#include "workloads/common/sparse_memory.h"
-#include "workloads/common/status.h"
+#include "workloads/isa/run_events.h"
+#include "base/sparse_memory.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/program.h"
 
@@ -20,7 +20,7 @@ namespace otpu::sim {
 
 struct IsaRunOptions {
   std::array<uint32_t, 8> args{};   // ARG0..7 -> R8..R15
-  bool record_events = true;        // fill RunEvents::instrs
+  bool record_events = true;        // fill trace::RunEvents::instrs
   int64_t max_instructions = int64_t{1} << 34;  // dispatches before giving up (runaway loops)
 };
 
@@ -35,7 +35,7 @@ class IsaSim {
 
   // Runs from pc 0 to HALT. An illegal instruction returns InvalidArgument naming the pc,
   // e.g. "pc 12 (MM): k=100 is not a multiple of D=32"; state changes before it stay.
-  StatusOr<RunEvents> Run(const IsaRunOptions& opts);
+  StatusOr<trace::RunEvents> Run(const IsaRunOptions& opts);
 
   // Memories, for tests and for comparing with the RTL.
   const std::vector<uint32_t>& tmem() const;

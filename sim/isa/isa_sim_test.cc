@@ -160,7 +160,7 @@ TEST_F(IsaSimTest, UnitInstructionsRunBackToBackForTheirNominalWork) {
   const int64_t work[] = {6, 16, 14, 14};
   int64_t t = 0;
   for (size_t i = 0; i < 4; ++i) {
-    const InstrEvent& e = r->instrs[i];
+    const trace::InstrEvent& e = r->instrs[i];
     EXPECT_EQ(e.idx, int64_t(i));
     EXPECT_EQ(e.dispatch, t);
     EXPECT_EQ(e.ready, t);
@@ -181,7 +181,7 @@ TEST_F(IsaSimTest, EventsCarryPcUnitAndTheResolvedInstruction) {
   std::vector<isa::Instr> code = MixedProgram();
   auto r = RunCode(code);
   ASSERT_TRUE(r.ok()) << r.status().message();
-  const InstrEvent& ld = r->instrs[0];
+  const trace::InstrEvent& ld = r->instrs[0];
   EXPECT_EQ(ld.pc, 1u);
   EXPECT_EQ(ld.unit, isa::Unit::kDMA);
   EXPECT_EQ(ld.resolved.w[1], 72u);  // R3 + 64

@@ -18,19 +18,19 @@ namespace otpu::sim {
 class IsaSimTest : public ::testing::Test {
  protected:
   // Loads `code` followed by HALT and runs it.
-  StatusOr<RunEvents> RunCode(std::vector<isa::Instr> code, const IsaRunOptions& opts = {}) {
+  StatusOr<trace::RunEvents> RunCode(std::vector<isa::Instr> code, const IsaRunOptions& opts = {}) {
     code.push_back(isa::EncodeHalt());
     return RunRaw(code, opts);
   }
   // Loads `code` as it is (no HALT appended) and runs it.
-  StatusOr<RunEvents> RunRaw(const std::vector<isa::Instr>& code, const IsaRunOptions& opts = {}) {
+  StatusOr<trace::RunEvents> RunRaw(const std::vector<isa::Instr>& code, const IsaRunOptions& opts = {}) {
     Status st = sim.LoadProgram(code);
     if (!st.ok()) return st;
     return sim.Run(opts);
   }
   // Runs `code` + HALT and returns the error message ("" when it succeeded).
   std::string ErrorOf(std::vector<isa::Instr> code, const IsaRunOptions& opts = {}) {
-    StatusOr<RunEvents> r = RunCode(std::move(code), opts);
+    StatusOr<trace::RunEvents> r = RunCode(std::move(code), opts);
     if (r.ok()) return "";
     EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
     return r.status().message();

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/isa/act_ram.h"
-#include "workloads/common/sparse_memory.h"
+#include "base/sparse_memory.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/instr.h"
 

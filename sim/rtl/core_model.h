@@ -14,7 +14,7 @@
 
 #include "sim/rtl/core_cycle.h"
 #include "sim/rtl/dram_model.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/instr.h"
 
 namespace otpu::rtl {

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "workloads/common/sparse_memory.h"
-#include "workloads/common/status.h"
+#include "base/sparse_memory.h"
+#include "base/status.h"
 
 namespace otpu::rtl {
 

@@ -12,7 +12,7 @@ constexpr uint32_t kZeroRegs[isa::kNumRegs] = {};  // resolved instructions need
 }  // namespace
 
 void EventCollector::OnRunStart() {
-  events_ = sim::RunEvents{};
+  events_ = trace::RunEvents{};
   windows_.clear();
   ports_ = {};
   slot_idx_.fill(-1);
@@ -20,7 +20,7 @@ void EventCollector::OnRunStart() {
   status_ = OkStatus();
 }
 
-sim::InstrEvent* EventCollector::InSlot(int slot, int64_t cycle, const char* what) {
+trace::InstrEvent* EventCollector::InSlot(int slot, int64_t cycle, const char* what) {
   const int64_t idx = slot_idx_[size_t(slot)];
   if (idx < 0) {
     if (status_.ok()) {
@@ -37,7 +37,7 @@ void EventCollector::OnClock(const CoreCycle& c) {
   const int64_t now = c.cycle;
   // Within a cycle: dispatch, start, release, end (an instruction can only move forward).
   if (c.dispatch.valid) {
-    sim::InstrEvent e;
+    trace::InstrEvent e;
     e.idx = int64_t(events_.instrs.size());
     e.pc = c.dispatch.pc;
     e.resolved = c.dispatch.instr;
@@ -53,26 +53,26 @@ void EventCollector::OnClock(const CoreCycle& c) {
   for (int u = 0; u < kCoreUnits; ++u) {
     const CoreCycle::Start& s = c.start[size_t(u)];
     if (!s.valid) continue;
-    sim::InstrEvent* e = InSlot(s.slot, now, "start");
+    trace::InstrEvent* e = InSlot(s.slot, now, "start");
     if (e == nullptr) continue;
     e->start = now;
     // The RTL's ready cycle has 32 bits; it lies at most 2^32 - 1 cycles before the start.
     e->ready = now - int64_t(uint32_t(uint32_t(now) - s.ready));
   }
   if (c.release.valid) {
-    if (sim::InstrEvent* e = InSlot(c.release.slot, now, "release")) e->release = now;
+    if (trace::InstrEvent* e = InSlot(c.release.slot, now, "release")) e->release = now;
   }
   for (int u = 0; u < kCoreUnits; ++u) {
     const CoreCycle::End& s = c.end[size_t(u)];
     if (!s.valid) continue;
-    sim::InstrEvent* e = InSlot(s.slot, now, "end");
+    trace::InstrEvent* e = InSlot(s.slot, now, "end");
     if (e == nullptr) continue;
     if (e->start < 0 && status_.ok()) {
       status_ = Internal("cycle " + std::to_string(now) + ": slot " + std::to_string(s.slot) +
                          " ended before it started");
     }
     e->end = now + 1;  // the first cycle the unit is free again
-    sim::NameUnitCounters(e->unit, s.counters, &e->counters);
+    trace::NameUnitCounters(e->unit, s.counters, &e->counters);
     slot_idx_[size_t(s.slot)] = -1;
   }
   if (c.window.valid) {

@@ -1,5 +1,5 @@
-// Turns the core's per-cycle event bundle into what a run did (sim::RunEvents, the common
-// input of every profile builder): one InstrEvent per dispatched unit instruction with
+// Turns the core's per-cycle event bundle into what a run did (trace::RunEvents, the common
+// input of every profile builder): one trace::InstrEvent per dispatched unit instruction with
 // dispatch, ready, release (MM), start and end, its unit counters and its nominal cost, plus
 // the per-window counters and the run's port totals.
 #ifndef OTPU_SIM_RTL_EVENT_COLLECTOR_H_
@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/isa/events.h"
+#include "workloads/isa/run_events.h"
 #include "sim/rtl/core_cycle.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 
 namespace otpu::rtl {
@@ -31,8 +31,8 @@ class EventCollector : public ClockHook {
   void OnClock(const CoreCycle& c) override;
 
   // What the run did so far. `events.cycles` is set once the halt event was seen.
-  const sim::RunEvents& events() const { return events_; }
-  sim::RunEvents& events() { return events_; }
+  const trace::RunEvents& events() const { return events_; }
+  trace::RunEvents& events() { return events_; }
   const std::vector<WindowRecord>& windows() const { return windows_; }
   // bmxu bdma amxu aq at the halt.
   const std::array<int64_t, 4>& ports() const { return ports_; }
@@ -43,10 +43,10 @@ class EventCollector : public ClockHook {
 
  private:
   // The instruction in `slot`, or nullptr (recording the broken rule).
-  sim::InstrEvent* InSlot(int slot, int64_t cycle, const char* what);
+  trace::InstrEvent* InSlot(int slot, int64_t cycle, const char* what);
 
   isa::Config cfg_;
-  sim::RunEvents events_;
+  trace::RunEvents events_;
   std::vector<WindowRecord> windows_;
   std::array<int64_t, 4> ports_{};
   std::array<int64_t, 16> slot_idx_{};  // instruction index per window slot, -1 free

@@ -46,7 +46,7 @@ TEST(EventCollector, BuildsAnInstructionFromItsEvents) {
   col.OnClock(h);
   ASSERT_TRUE(col.status().ok()) << col.status().message();
   ASSERT_EQ(col.events().instrs.size(), 1u);
-  const sim::InstrEvent& i = col.events().instrs[0];
+  const trace::InstrEvent& i = col.events().instrs[0];
   EXPECT_EQ(i.pc, 17u);
   EXPECT_EQ(i.unit, isa::Unit::kMXU);
   EXPECT_EQ(i.dispatch, 3);

@@ -4,7 +4,7 @@
 #include <bit>
 #include <random>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/disasm.h"
 
 namespace otpu::rtl {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/common/sparse_memory.h"
+#include "base/sparse_memory.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/instr.h"
 

@@ -16,7 +16,7 @@ RandomProgramOptions Everything(uint64_t seed) {
   return o;
 }
 
-StatusOr<sim::RunEvents> RunOnIsa(const RandomProgram& p, SparseMemory* dram) {
+StatusOr<trace::RunEvents> RunOnIsa(const RandomProgram& p, SparseMemory* dram) {
   sim::IsaSim isa(isa::Config::Sim(), dram);
   RETURN_IF_ERROR(isa.LoadProgram(p.code));
   sim::IsaRunOptions opts;
@@ -33,7 +33,7 @@ TEST(RandomProgram, ProgramsAreLegalOnTheIsaSimulator) {
     }
     RandomProgram p = MakeRandomProgram(isa::Config::Sim(), o);
     SparseMemory dram(isa::Config::Sim().DRAM_BYTES);
-    StatusOr<sim::RunEvents> r = RunOnIsa(p, &dram);
+    StatusOr<trace::RunEvents> r = RunOnIsa(p, &dram);
     ASSERT_TRUE(r.ok()) << "seed " << seed << ": " << r.status().message() << "\n"
                         << Listing(p.code);
   }

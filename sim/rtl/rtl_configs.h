@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 
 namespace otpu::rtl {

@@ -1,6 +1,6 @@
 // The RTL harness: the Verilated otpu_core with a DRAM model, run like the ISA simulator.
 // Load a program, give it a DRAM (SparseMemory), run to HALT, ERROR or a cycle limit, and get
-// back the cycles, the event stream as sim::RunEvents, the per-window counters and the
+// back the cycles, the event stream as trace::RunEvents, the per-window counters and the
 // memories. Add-ons see every cycle through ClockHooks.
 #ifndef OTPU_SIM_RTL_RTL_HARNESS_H_
 #define OTPU_SIM_RTL_RTL_HARNESS_H_
@@ -12,13 +12,13 @@
 #include <vector>
 
 #include "sim/isa/act_ram.h"
-#include "sim/isa/events.h"
+#include "workloads/isa/run_events.h"
 #include "sim/rtl/core_cycle.h"
 #include "sim/rtl/dram_model.h"
 #include "sim/rtl/event_collector.h"
 #include "sim/rtl/rtl_configs.h"
-#include "workloads/common/sparse_memory.h"
-#include "workloads/common/status.h"
+#include "base/sparse_memory.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/program.h"
 
@@ -48,7 +48,7 @@ struct RtlRun {
   uint32_t error_pc = 0;
   int error_cause = 0;
   std::string error;
-  sim::RunEvents events;                   // cycles, retired, instructions
+  trace::RunEvents events;                   // cycles, retired, instructions
   std::vector<WindowRecord> windows;
   std::array<int64_t, 4> ports{};          // bmxu bdma amxu aq
   std::array<int64_t, kCoreUnits> lose{};  // cycles each unit was refused by TMEM

@@ -171,9 +171,9 @@ TEST_F(RtlHarnessTest, DependentInstructionWaitsForTheEndOfItsDependency) {
                     isa::EncodeVop(Vop(isa::VopFn::kCOPY, 1000, 8, 8)),    // reads the LD's words
                     isa::EncodeVop(Vop(isa::VopFn::kCOPY, 2000, 3000, 8))});  // independent
   ASSERT_EQ(run.events.instrs.size(), 3u);
-  const sim::InstrEvent& ld = run.events.instrs[0];
-  const sim::InstrEvent& dep = run.events.instrs[1];
-  const sim::InstrEvent& free = run.events.instrs[2];
+  const trace::InstrEvent& ld = run.events.instrs[0];
+  const trace::InstrEvent& dep = run.events.instrs[1];
+  const trace::InstrEvent& free = run.events.instrs[2];
   EXPECT_EQ(dep.ready, ld.end);
   EXPECT_GE(dep.start, ld.end);
   EXPECT_LT(free.ready, ld.end);
@@ -184,8 +184,8 @@ TEST_F(RtlHarnessTest, InstructionsThatOnlyReadTheSameWordsDoNotWait) {
                     isa::EncodeSt(Dma(1000, 0x8000, 256)),                   // reads t1000..
                     isa::EncodeVop(Vop(isa::VopFn::kCOPY, 2000, 1000, 64))});  // reads t1000..
   ASSERT_EQ(run.events.instrs.size(), 3u);
-  const sim::InstrEvent& st = run.events.instrs[1];
-  const sim::InstrEvent& vop = run.events.instrs[2];
+  const trace::InstrEvent& st = run.events.instrs[1];
+  const trace::InstrEvent& vop = run.events.instrs[2];
   EXPECT_EQ(vop.ready, vop.dispatch);
   EXPECT_LT(vop.start, st.end);
 }
@@ -201,8 +201,8 @@ TEST_F(RtlHarnessTest, MmStreamsWeightsBeforeItsTmemDependencyEnds) {
   mm.w_stride = uint32_t(cfg.D);
   RtlRun run = Run({isa::EncodeVop(slow), isa::EncodeMm(mm)});
   ASSERT_EQ(run.events.instrs.size(), 2u);
-  const sim::InstrEvent& vop = run.events.instrs[0];
-  const sim::InstrEvent& m = run.events.instrs[1];
+  const trace::InstrEvent& vop = run.events.instrs[0];
+  const trace::InstrEvent& m = run.events.instrs[1];
   EXPECT_EQ(m.ready, m.dispatch);  // no DRAM dependency
   EXPECT_LT(m.start, vop.end);
   EXPECT_GE(m.release, vop.end);
@@ -217,7 +217,7 @@ TEST_F(RtlHarnessTest, EveryInstructionIsDispatchedReadyStartedAndEndedInOrder) 
   code.push_back(isa::EncodeSt(Dma(512, 0x4000, 64)));
   RtlRun run = Run(code);
   ASSERT_EQ(run.events.instrs.size(), 7u);
-  for (const sim::InstrEvent& e : run.events.instrs) {
+  for (const trace::InstrEvent& e : run.events.instrs) {
     EXPECT_LE(e.dispatch, e.ready);
     EXPECT_LE(e.ready, e.start);
     EXPECT_LT(e.start, e.end);
@@ -247,7 +247,7 @@ TEST_F(RtlHarnessTest, WindowsCoverTheRunAndSumToThePortTotals) {
   EXPECT_EQ(run.windows.back().last, run.events.cycles - 1);
   EXPECT_EQ(bd, run.ports[1]);
   int64_t port_b = 0, busy = 0;
-  for (const sim::InstrEvent& e : run.events.instrs) {
+  for (const trace::InstrEvent& e : run.events.instrs) {
     port_b += e.port_b;
     busy += e.end - e.start;  // one DMA instruction at a time: no overlap
   }

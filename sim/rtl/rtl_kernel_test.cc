@@ -82,7 +82,7 @@ void ExpectParityInto(const Kernel& k, const char* name, const DramOptions& mem,
   ASSERT_TRUE(isa.LoadProgram(k.program).ok());
   sim::IsaRunOptions isa_opts;
   isa_opts.args = k.args;
-  StatusOr<sim::RunEvents> want = isa.Run(isa_opts);
+  StatusOr<trace::RunEvents> want = isa.Run(isa_opts);
   ASSERT_TRUE(want.ok()) << want.status().message();
 
   SparseMemory rtl_dram = k.image;
@@ -108,7 +108,7 @@ void ExpectParityInto(const Kernel& k, const char* name, const DramOptions& mem,
 
   // The RTL moves exactly the cost model's transfers (docs/isa.md "Cost model").
   std::array<int64_t, 4> nominal{};  // bmxu bdma amxu aq
-  for (const sim::InstrEvent& e : got->events.instrs) {
+  for (const trace::InstrEvent& e : got->events.instrs) {
     switch (static_cast<isa::Opcode>(e.resolved.opcode())) {
       case isa::Opcode::kMM: nominal[0] += e.port_b, nominal[2] += e.port_a; break;
       case isa::Opcode::kLD:

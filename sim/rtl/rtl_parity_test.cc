@@ -34,9 +34,9 @@ bool OnlySeed(uint64_t* seed) {
 }
 
 // The RTL's timeline, one line per unit instruction, for failure messages.
-std::string Timeline(const sim::RunEvents& ev) {
+std::string Timeline(const trace::RunEvents& ev) {
   std::string out = "idx pc unit dispatch ready start release end\n";
-  for (const sim::InstrEvent& e : ev.instrs) {
+  for (const trace::InstrEvent& e : ev.instrs) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "%lld %u %d %lld %lld %lld %lld %lld ",
                   static_cast<long long>(e.idx), e.pc, int(e.unit),
@@ -103,7 +103,7 @@ std::string Compare(const Case& c, int* cause) {
   if (Status st = isa.LoadProgram(p.code); !st.ok()) return st.message();
   sim::IsaRunOptions io;
   io.args = p.args;
-  StatusOr<sim::RunEvents> want = isa.Run(io);
+  StatusOr<trace::RunEvents> want = isa.Run(io);
 
   SparseMemory rtl_dram = image;
   auto h = RtlHarness::Create(cfg);
@@ -129,8 +129,8 @@ std::string Compare(const Case& c, int* cause) {
              "\n" + where;
     }
     for (size_t i = 0; i < want->instrs.size(); ++i) {
-      const sim::InstrEvent& a = got->events.instrs[i];
-      const sim::InstrEvent& b = want->instrs[i];
+      const trace::InstrEvent& a = got->events.instrs[i];
+      const trace::InstrEvent& b = want->instrs[i];
       if (a.pc != b.pc || !(a.resolved == b.resolved)) {
         return "unit instruction " + std::to_string(i) + " differs: RTL pc " +
                std::to_string(a.pc) + ", ISA pc " + std::to_string(b.pc) + "\n" + where;

@@ -12,17 +12,17 @@
 #include <filesystem>
 #include <fstream>
 
-#include "host/lock/test_subprocess.h"
-#include "host/lock/test_temp_dir.h"
+#include "base/testing/subprocess.h"
+#include "base/testing/temp_dir.h"
 #include "tests/regress/slurm_cluster.h"
 
 namespace otpu::regress {
 namespace {
 
 namespace fs = std::filesystem;
-using host::testing::ProcessResult;
-using host::testing::RunProcess;
-using host::testing::TempDir;
+using testutil::ProcessResult;
+using testutil::RunProcess;
+using testutil::TempDir;
 
 constexpr char kOnly[] = "^mlp-small/sim/(ideal|axi)/sim/";
 constexpr double kTimeoutS = 900;

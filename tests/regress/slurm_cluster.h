@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::regress::testing {
 

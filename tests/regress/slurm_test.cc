@@ -5,16 +5,16 @@
 #include <filesystem>
 #include <fstream>
 
-#include "host/lock/test_subprocess.h"
-#include "host/lock/test_temp_dir.h"
+#include "base/testing/subprocess.h"
+#include "base/testing/temp_dir.h"
 #include "tests/regress/slurm_cluster.h"
 
 namespace otpu::regress {
 namespace {
 
-using host::testing::ProcessResult;
-using host::testing::RunProcess;
-using host::testing::TempDir;
+using testutil::ProcessResult;
+using testutil::RunProcess;
+using testutil::TempDir;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream file(path);
@@ -113,7 +113,7 @@ TEST_F(SlurmBackendOnLoopback, SbatchErrorIsNamedWithExitFive) {
   EXPECT_NE(r.err.find("sbatch --parsable"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--partition=nosuchpartition"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("failed (exit 1): sbatch: error: "), std::string::npos) << r.err;
-  EXPECT_EQ(host::testing::CountLines(r.err), 1) << r.err;
+  EXPECT_EQ(testutil::CountLines(r.err), 1) << r.err;
 }
 
 TEST_F(SlurmBackendOnLoopback, MissingSbatchIsNamedWithExitFive) {
@@ -139,7 +139,7 @@ TEST_F(SlurmBackendOnLoopback, TheDefaultOutDirIsNamedAfterTheMatrix) {
 TEST_F(SlurmBackendOnLoopback, UnknownOptionIsAOneLineUsageError) {
   ProcessResult r = Slurm({Matrix("a pass\n"), "--frob"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_EQ(host::testing::CountLines(r.err), 1) << r.err;
+  EXPECT_EQ(testutil::CountLines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("--frob"), std::string::npos) << r.err;
 }
 

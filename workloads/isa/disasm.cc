@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::isa {
 namespace {

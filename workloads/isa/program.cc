@@ -4,7 +4,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::isa {
 

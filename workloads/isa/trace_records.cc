@@ -1,6 +1,6 @@
 #include "workloads/isa/trace_records.h"
 
-namespace otpu::lens::trace {
+namespace otpu::trace {
 namespace {
 
 constexpr Record Head(RecordType t) { return Record(t) << 60; }
@@ -90,4 +90,4 @@ int UnitValueCount(uint32_t unit) {
   }
 }
 
-}  // namespace otpu::lens::trace
+}  // namespace otpu::trace

@@ -9,7 +9,7 @@
 
 #include "workloads/isa/defs.h"
 
-namespace otpu::lens::trace {
+namespace otpu::trace {
 
 using Record = uint64_t;
 using isa::RecordType;
@@ -99,6 +99,6 @@ uint32_t ValueOf(Record r);
 // Value records following a U of `unit`: 4 (MXU), 1 (QUANT, VPU), 0 (DMA and the rest).
 int UnitValueCount(uint32_t unit);
 
-}  // namespace otpu::lens::trace
+}  // namespace otpu::trace
 
 #endif  // OTPU_WORKLOADS_ISA_TRACE_RECORDS_H_

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace otpu::lens::trace {
+namespace otpu::trace {
 namespace {
 
 TEST(RecordsTest, DispatchRoundTrips) {
@@ -85,4 +85,4 @@ TEST(RecordsTest, UnitValueCountFollowsTheUnit) {
 }
 
 }  // namespace
-}  // namespace otpu::lens::trace
+}  // namespace otpu::trace

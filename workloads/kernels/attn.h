@@ -26,8 +26,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "workloads/common/sparse_memory.h"
-#include "workloads/common/status.h"
+#include "base/sparse_memory.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/program.h"
 #include "workloads/kernels/kernel_util.h"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::kernels {
 namespace {

@@ -15,7 +15,7 @@
 #include <ctime>
 #include <filesystem>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/kernels/kernel_util.h"
 #include "workloads/models/content_hash.h"
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/kernels/quantize.h"
 
 namespace otpu::models {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::models {
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/models/qwen3_weights.h"
 
 namespace otpu::models {

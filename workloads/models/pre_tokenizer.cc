@@ -3,7 +3,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::models {
 namespace {

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::models {
 

@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <tuple>
 
-#include "workloads/common/strings.h"
-#include "workloads/common/json.h"
+#include "base/strings.h"
+#include "base/json.h"
 
 namespace otpu::models {
 namespace {

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/defs.h"
 
 namespace otpu::models {

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/kernels/kernel_util.h"
 
 namespace otpu::models {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "workloads/common/sparse_memory.h"
-#include "workloads/common/status.h"
+#include "base/sparse_memory.h"
+#include "base/status.h"
 #include "workloads/kernels/quantize.h"
 #include "workloads/models/image_cache.h"
 #include "workloads/models/qwen3_plan.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/kernels/kernel_util.h"
 #include "workloads/kernels/quantize.h"
 

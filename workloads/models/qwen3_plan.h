@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/kernels/layer.h"
 #include "workloads/kernels/mlp.h"

@@ -1,6 +1,6 @@
 #include "workloads/models/qwen3_program.h"
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/kernels/kernel_util.h"
 
 namespace otpu::models {

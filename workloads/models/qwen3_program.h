@@ -8,7 +8,7 @@
 #ifndef OTPU_WORKLOADS_MODELS_QWEN3_PROGRAM_H_
 #define OTPU_WORKLOADS_MODELS_QWEN3_PROGRAM_H_
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/program.h"
 #include "workloads/models/qwen3_plan.h"
 

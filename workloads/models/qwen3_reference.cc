@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::models {
 

@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/models/qwen3_weights.h"
 
 namespace otpu::models {

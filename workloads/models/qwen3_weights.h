@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/models/qwen3_config.h"
 
 namespace otpu::models {

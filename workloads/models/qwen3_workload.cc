@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/models/qwen3_engine.h"
 #include "workloads/models/qwen3_image.h"
 #include "workloads/models/qwen3_reference.h"

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/models/image_cache.h"
 #include "workloads/models/qwen3_plan.h"

@@ -17,8 +17,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "workloads/common/strings.h"
-#include "workloads/common/json.h"
+#include "base/strings.h"
+#include "base/json.h"
 
 namespace otpu::models {
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::models {
 

@@ -3,9 +3,9 @@
 #include <rapidjson/error/en.h>
 #include <sys/stat.h>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/models/safetensors.h"
-#include "workloads/common/json.h"
+#include "base/json.h"
 
 namespace otpu::models {
 namespace {

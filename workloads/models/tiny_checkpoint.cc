@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/models/tiny_tokenizer.h"
 
 namespace otpu::models {

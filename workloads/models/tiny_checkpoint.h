@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/models/qwen3_config.h"
 #include "workloads/models/qwen3_weights.h"
 #include "workloads/models/safetensors.h"

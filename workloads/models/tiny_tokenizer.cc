@@ -6,7 +6,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/models/byte_level.h"
 #include "workloads/models/pre_tokenizer.h"
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::models {
 

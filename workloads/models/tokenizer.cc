@@ -9,11 +9,11 @@
 #include <functional>
 #include <queue>
 
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/models/byte_level.h"
 #include "workloads/models/pre_tokenizer.h"
 #include "workloads/models/safetensors.h"
-#include "workloads/common/json.h"
+#include "base/json.h"
 
 namespace otpu::models {
 namespace {

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::models {
 

@@ -6,7 +6,7 @@
 
 #include <numeric>
 
-#include "workloads/common/json.h"
+#include "base/json.h"
 
 namespace otpu::regress {
 namespace {

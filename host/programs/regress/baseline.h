@@ -9,7 +9,7 @@
 
 #include "lens/diff.h"
 #include "lens/profile.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::regress {
 

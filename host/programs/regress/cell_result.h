@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::regress {
 

@@ -20,7 +20,7 @@
 #include "lens/recorder.h"
 #include "lens/rtl_step_runner.h"
 #include "sim/rtl/event_collector.h"
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::regress {
 namespace {
@@ -106,7 +106,7 @@ StatusOr<BoardRecording> RecordOn(host::BoardIface* board, const workloads::Work
   if (collector) {
     RETURN_IF_ERROR(collector->status());
     if (!collector->halted()) return Internal("the core's event tap saw no halt");
-    const lens::trace::TraceRun want = lens::ToTraceRun(collector->events(), collector->windows(),
+    const lens::decode::TraceRun want = lens::ToTraceRun(collector->events(), collector->windows(),
                                                   collector->ports(), collector->halted());
     ASSIGN_OR_RETURN(lens::Profile rtl,
                      lens::BuildRtlProfile(out.hw.name, out.cfg, run.program, want,

@@ -18,7 +18,7 @@
 #include <rapidjson/writer.h>
 
 #include "lens/file_io.h"
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 #include "workloads/models/content_hash.h"
 
 namespace otpu::regress {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/rtl/dram_model.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/defs.h"
 

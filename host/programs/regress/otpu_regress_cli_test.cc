@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "host/lock/test_subprocess.h"
+#include "base/testing/subprocess.h"
 
 namespace otpu::regress {
 namespace {
@@ -51,7 +51,7 @@ class OtpuRegressTest : public ::testing::Test {
   }
   Result Regress(std::vector<std::string> args) const {
     args.insert(args.begin(), OTPU_REGRESS_BINARY);
-    const host::testing::ProcessResult r = host::testing::RunProcess(args, {}, /*timeout_s=*/900);
+    const testutil::ProcessResult r = testutil::RunProcess(args, {}, /*timeout_s=*/900);
     return {r.exited ? r.exit_code : -1, r.out, r.err};
   }
   Result Run(const std::string& matrix, std::vector<std::string> extra = {}) const {
@@ -94,7 +94,7 @@ TEST_F(OtpuRegressTest, BaselinesAreAcceptedThenGatedExactlyAndReused) {
   EXPECT_NE(md.find("| `mlp-small/sim/axi-stall20/card/s0` | pass | pass | pass |"), std::string::npos) << md;
 
   // The JUnit file validates against the schema CI tools read (tests/regress/junit.xsd).
-  const host::testing::ProcessResult lint = host::testing::RunProcess(
+  const testutil::ProcessResult lint = testutil::RunProcess(
       {"xmllint", "--noout", "--schema", std::string(OTPU_JUNIT_XSD), (dir_ / "out" / "junit.xml").string()},
       {}, 60);
   EXPECT_TRUE(lint.exited && lint.exit_code == 0) << lint.out << lint.err;

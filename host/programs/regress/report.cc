@@ -10,7 +10,7 @@
 
 #include "host/programs/regress/matrix.h"
 #include "lens/file_io.h"
-#include "workloads/common/strings.h"
+#include "base/strings.h"
 
 namespace otpu::regress {
 namespace {

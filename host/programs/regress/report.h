@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "host/programs/regress/cell_result.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::regress {
 

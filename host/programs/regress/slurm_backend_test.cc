@@ -8,13 +8,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "host/lock/test_temp_dir.h"
+#include "base/testing/temp_dir.h"
 #include "host/programs/regress/captured_command.h"
 
 namespace otpu::regress {
 namespace {
 
-using host::testing::TempDir;
+using testutil::TempDir;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream file(path);

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::regress {
 

@@ -9,7 +9,7 @@ const kInstrColumns = 16;
 const kRowNumbers = { 0: 'slice', 1: 'idx', 2: 'pc', 3: 'unit', 6: 'dispatch', 7: 'ready', 8: 'release',
   9: 'start', 10: 'end', 11: 'source', 13: 'work', 14: 'portB', 15: 'portA' };
 const kRowNumberColumns = Object.keys(kRowNumbers).map(Number);
-const kMaxDepth = 128;  // workloads/common/json.h kMaxJsonDepth
+const kMaxDepth = 128;  // base/json.h kMaxJsonDepth
 const kNumberRe = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
 // Strings interned by their bytes: a row's name or detail costs a hash and a compare, not a new
@@ -167,7 +167,7 @@ class ProfileParser {
     this.p += w.length;
     return true;
   }
-  // Nesting as deep as the C++ readers allow (workloads/common/json.h), so a hostile file fails
+  // Nesting as deep as the C++ readers allow (base/json.h), so a hostile file fails
   // with a message instead of the page's stack.
   enter() {
     if (++this.depth > kMaxDepth) this.fail('nested deeper than ' + kMaxDepth + ' levels');

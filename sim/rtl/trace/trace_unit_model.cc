@@ -6,7 +6,7 @@
 namespace otpu::rtl {
 namespace {
 
-namespace tr = lens::trace;
+namespace tr = trace;
 using tr::RecordType;
 
 uint32_t SatAdd(uint32_t a, uint64_t b) {

@@ -14,11 +14,11 @@
 
 #include "workloads/isa/trace_records.h"
 #include "sim/rtl/core_cycle.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 
 namespace otpu::rtl {
 
-using lens::trace::Record;
+using trace::Record;
 
 struct TraceUnitOptions {
   int queue_depth = 64;     // QD: capture-queue lines (one record a line)

@@ -21,13 +21,13 @@
 #include "sim/rtl/trace/trace_unit_model.h"
 #include "tests/rtl/trace/rtl_trace_unit.h"
 #include "workloads/isa/program.h"
-#include "workloads/kernels/test_util.h"
+#include "tests/workloads/kernel_test_util.h"
 #include "workloads/list.h"
 
 namespace otpu::rtl {
 namespace {
 
-namespace tr = lens::trace;
+namespace tr = trace;
 
 // The Verilated builds (tests/rtl/trace/CMakeLists.txt).
 struct Build {

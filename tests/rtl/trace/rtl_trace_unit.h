@@ -11,7 +11,7 @@
 
 #include "sim/rtl/core_cycle.h"
 #include "tests/rtl/units/vl_bits.h"
-#include "workloads/common/status.h"
+#include "base/status.h"
 #include "workloads/isa/trace_records.h"
 
 namespace otpu::rtl {
@@ -71,11 +71,11 @@ class RtlTraceUnit : public ClockHook {
 
   // The buffer as the host reads it: min(COUNT, DEPTH) records, oldest first (the ring's
   // oldest at COUNT mod DEPTH once it wrapped).
-  std::vector<lens::trace::Record> Records(ReadPort port) {
+  std::vector<trace::Record> Records(ReadPort port) {
     Idle();
     const int64_t n = std::min<int64_t>(count(), depth_);
     const int64_t first = keep_last_ && count() > depth_ ? count() % depth_ : 0;
-    std::vector<lens::trace::Record> out;
+    std::vector<trace::Record> out;
     for (int64_t i = 0; i < n; ++i) {
       const int64_t at = (first + i) % depth_;
       out.push_back(port == ReadPort::kRecord ? ReadRecord(at) : ReadBeat(at / 8)[size_t(at % 8)]);
@@ -84,17 +84,17 @@ class RtlTraceUnit : public ClockHook {
   }
 
   // One record through rd_addr (1-cycle latency).
-  lens::trace::Record ReadRecord(int64_t index) {
+  trace::Record ReadRecord(int64_t index) {
     units::SetBits(top_->rd_addr_i, 0, 32, uint64_t(index));
     Tick();
     return top_->rd_data_o;
   }
 
   // Records [8 beat, 8 beat + 8) through the DMA window port (1-cycle latency).
-  std::array<lens::trace::Record, 8> ReadBeat(int64_t beat) {
+  std::array<trace::Record, 8> ReadBeat(int64_t beat) {
     units::SetBits(top_->win_beat_i, 0, 32, uint64_t(beat));
     Tick();
-    std::array<lens::trace::Record, 8> out;
+    std::array<trace::Record, 8> out;
     for (int i = 0; i < 8; ++i) out[size_t(i)] = units::GetBits(top_->win_data_o, 64 * i, 64);
     return out;
   }

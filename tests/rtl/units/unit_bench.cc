@@ -87,7 +87,7 @@ Status Golden::Exec(const isa::Instr& in) {
   RETURN_IF_ERROR(sim_->LoadProgram(std::vector<isa::Instr>{in, isa::EncodeHalt()}));
   sim::IsaRunOptions opts;
   opts.record_events = false;
-  ASSIGN_OR_RETURN(sim::RunEvents ev, sim_->Run(opts));
+  ASSIGN_OR_RETURN(trace::RunEvents ev, sim_->Run(opts));
   (void)ev;
   return OkStatus();
 }

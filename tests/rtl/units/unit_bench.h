@@ -14,8 +14,8 @@
 
 #include "sim/isa/isa_sim.h"
 #include "tests/rtl/units/vl_bits.h"
-#include "workloads/common/sparse_memory.h"
-#include "workloads/common/status.h"
+#include "base/sparse_memory.h"
+#include "base/status.h"
 #include "workloads/isa/config.h"
 #include "workloads/isa/instr.h"
 

@@ -1,0 +1,121 @@
+#include "base/json.h"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+
+namespace otpu {
+namespace {
+
+// Objects with more keys than this get a hash set (tokenizer.json's vocab has 151k keys);
+// smaller ones are searched in place, which is faster for the profile's many tiny objects.
+constexpr size_t kLinearKeys = 16;
+
+}  // namespace
+
+bool JsonGuardState::Open(bool object) {
+  if (frames_.size() >= size_t(kMaxJsonDepth)) {
+    error_ = "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+    return false;
+  }
+  Frame& f = frames_.emplace_back();
+  f.first = keys_.size();
+  f.object = object;
+  return true;
+}
+
+void JsonGuardState::Close() {
+  if (frames_.empty()) return;
+  keys_.resize(frames_.back().first);
+  frames_.pop_back();
+}
+
+bool JsonGuardState::Key(std::string_view key) {
+  if (frames_.empty()) return true;
+  Frame& f = frames_.back();
+  bool fresh = true;
+  if (f.big) {
+    fresh = f.big->emplace(key).second;
+  } else {
+    for (size_t i = f.first; i < keys_.size() && fresh; ++i) fresh = keys_[i] != key;
+    if (fresh) {
+      keys_.emplace_back(key);
+      if (keys_.size() - f.first > kLinearKeys) {
+        f.big = std::make_unique<std::unordered_set<std::string>>(keys_.begin() + f.first,
+                                                                  keys_.end());
+        keys_.resize(f.first);
+      }
+    }
+  }
+  if (!fresh) {
+    std::string shown(key.substr(0, 64));
+    error_ = "duplicate key \"" + shown + (key.size() > 64 ? "...\"" : "\"");
+  }
+  return fresh;
+}
+
+Status JsonParseError(const std::string& what, const rapidjson::ParseResult& result,
+                      const JsonGuardState& guard) {
+  const std::string reason = result.Code() == rapidjson::kParseErrorTermination &&
+                                     !guard.error().empty()
+                                 ? guard.error()
+                                 : rapidjson::GetParseError_En(result.Code());
+  return DataLoss((what.empty() ? "" : what + ": ") + "invalid JSON at byte " +
+                  std::to_string(result.Offset()) + ": " + reason);
+}
+
+size_t FindOverlongJsonNumber(std::string_view text) {
+  bool in_string = false, escape = false;
+  size_t run = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escape) {
+        escape = false;
+      } else if (c == '\\') {
+        escape = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    const bool number_char = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+                             c == 'e' || c == 'E';
+    if (number_char) {
+      if (++run > kMaxJsonNumberChars) return i + 1 - run;
+    } else {
+      run = 0;
+      if (c == '"') in_string = true;
+    }
+  }
+  return std::string_view::npos;
+}
+
+Status CheckJsonNumbers(std::string_view text, const std::string& what) {
+  const size_t at = FindOverlongJsonNumber(text);
+  if (at == std::string_view::npos) return OkStatus();
+  return DataLoss((what.empty() ? "" : what + ": ") + "invalid JSON at byte " +
+                  std::to_string(at) + ": number longer than " +
+                  std::to_string(kMaxJsonNumberChars) + " characters");
+}
+
+Status ParseJson(std::string_view text, const std::string& what, rapidjson::Document* doc) {
+  rapidjson::ParseResult result;
+  std::unique_ptr<JsonGuard<rapidjson::Document>> guard;
+  struct Generator {
+    std::string_view text;
+    rapidjson::ParseResult* result;
+    std::unique_ptr<JsonGuard<rapidjson::Document>>* guard;
+    bool operator()(rapidjson::Document& d) {
+      *guard = std::make_unique<JsonGuard<rapidjson::Document>>(&d);
+      rapidjson::MemoryStream in(text.data(), text.size());
+      rapidjson::Reader reader;
+      *result = reader.Parse<rapidjson::kParseIterativeFlag>(in, **guard);
+      return !result->IsError();
+    }
+  } generator{text, &result, &guard};
+  doc->Populate(generator);
+  if (result.IsError()) return JsonParseError(what, result, guard->state());
+  return OkStatus();
+}
+
+}  // namespace otpu

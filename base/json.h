@@ -1,0 +1,112 @@
+// The one JSON parse every reader of an untrusted file goes through (profiles, config.json,
+// tokenizer.json, safetensors headers and indices): RapidJSON with a guard that refuses
+// nesting deeper than kMaxJsonDepth (RapidJSON's recursive parser and Document destructor
+// would otherwise overflow the stack on `[[[[...`) and duplicate keys in an object (which
+// readers would resolve differently: RapidJSON's FindMember takes the first, a browser's
+// JSON.parse the last). docs/profile.md and docs/models.md list the limits.
+#ifndef OTPU_BASE_JSON_H_
+#define OTPU_BASE_JSON_H_
+
+#include <rapidjson/document.h>
+#include <rapidjson/reader.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "base/status.h"
+
+namespace otpu {
+
+// Containers (arrays and objects) open at once, at most. Every file we read needs under 10.
+inline constexpr int kMaxJsonDepth = 128;
+
+// What the guard saw: why it stopped a parse (empty when it did not).
+class JsonGuardState {
+ public:
+  // False (and the reason kept) when one more container would be too deep.
+  bool Open(bool object);
+  void Close();
+  // False (and the reason kept) when the open object already has `key`.
+  bool Key(std::string_view key);
+  const std::string& error() const { return error_; }
+
+ private:
+  struct Frame {
+    size_t first = 0;  // index of the frame's first key in keys_
+    bool object = false;
+    std::unique_ptr<std::unordered_set<std::string>> big;  // once the object has many keys
+  };
+  std::vector<Frame> frames_;
+  std::vector<std::string> keys_;  // keys of the open objects, innermost last
+  std::string error_;
+};
+
+// A RapidJSON handler that checks depth and duplicate keys, then forwards to `inner`
+// (borrowed).
+template <typename Handler>
+class JsonGuard {
+ public:
+  explicit JsonGuard(Handler* inner) : h_(*inner) {}
+  const JsonGuardState& state() const { return state_; }
+
+  bool Null() { return h_.Null(); }
+  bool Bool(bool b) { return h_.Bool(b); }
+  bool Int(int i) { return h_.Int(i); }
+  bool Uint(unsigned u) { return h_.Uint(u); }
+  bool Int64(int64_t i) { return h_.Int64(i); }
+  bool Uint64(uint64_t u) { return h_.Uint64(u); }
+  bool Double(double d) { return h_.Double(d); }
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool copy) {
+    return h_.RawNumber(s, n, copy);
+  }
+  bool String(const char* s, rapidjson::SizeType n, bool copy) { return h_.String(s, n, copy); }
+  bool StartObject() {
+    return state_.Open(true) && h_.StartObject();
+  }
+  bool Key(const char* s, rapidjson::SizeType n, bool copy) {
+    return state_.Key(std::string_view(s, n)) && h_.Key(s, n, copy);
+  }
+  bool EndObject(rapidjson::SizeType members) {
+    state_.Close();
+    return h_.EndObject(members);
+  }
+  bool StartArray() { return state_.Open(false) && h_.StartArray(); }
+  bool EndArray(rapidjson::SizeType elements) {
+    state_.Close();
+    return h_.EndArray(elements);
+  }
+
+ private:
+  Handler& h_;
+  JsonGuardState state_;
+};
+
+// The longest number token a file may hold. RapidJSON's full-precision strtod (1.1.0) reads
+// out of bounds on numbers with hundreds of digits; the project writes at most 25 characters.
+inline constexpr size_t kMaxJsonNumberChars = 64;
+
+// The byte offset of the first number (outside strings) longer than kMaxJsonNumberChars,
+// or npos. Run before a full-precision parse.
+size_t FindOverlongJsonNumber(std::string_view text);
+
+// DataLoss "<what>: invalid JSON at byte N: number longer than 64 characters" when `text`
+// holds one (FindOverlongJsonNumber), OK otherwise.
+Status CheckJsonNumbers(std::string_view text, const std::string& what);
+
+// DataLoss "<what>: invalid JSON at byte N: <reason>" (the app's wording) for a failed parse: the guard's reason when it
+// stopped the parse, else RapidJSON's.
+Status JsonParseError(const std::string& what, const rapidjson::ParseResult& result,
+                      const JsonGuardState& guard);
+
+// Parses `text` into `doc` through the guard (RapidJSON's default flags: no NaN, no comments).
+// DataLoss naming `what` (the file, maybe with the part of it) when the text is not JSON, too
+// deep or has a duplicate key.
+Status ParseJson(std::string_view text, const std::string& what, rapidjson::Document* doc);
+
+}  // namespace otpu
+
+#endif  // OTPU_BASE_JSON_H_

@@ -1,0 +1,70 @@
+// `lens open`: a local HTTP server for the Lens app (docs/lens-app.md). It listens on 127.0.0.1
+// only, answers only requests whose Host is 127.0.0.1:PORT or localhost:PORT (421 otherwise),
+// serves the page at `/`, the profile file's bytes at `/profile` and an icon at /favicon.ico,
+// and answers 404 to every other path.
+#ifndef OTPU_LENS_APP_APP_SERVER_H_
+#define OTPU_LENS_APP_APP_SERVER_H_
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/status.h"
+
+namespace httplib {
+class Server;
+}
+
+namespace otpu::lens {
+
+class AppServer {
+ public:
+  // Starts serving `page` at / and, unless `profile_path` is empty, the bytes of that file at
+  // /profile (read at each request, so a reload shows a re-recorded file), on 127.0.0.1:`port`
+  // (0 = any free port). Unavailable naming the address when it cannot listen.
+  static StatusOr<std::unique_ptr<AppServer>> Create(std::string page, std::string profile_path,
+                                                     int port);
+  AppServer(const AppServer&) = delete;
+  AppServer& operator=(const AppServer&) = delete;
+  // Stops the server and joins its thread.
+  ~AppServer();
+
+  // The port it listens on.
+  int port() const { return port_; }
+  // "http://127.0.0.1:PORT/".
+  std::string Url() const;
+  // Stops serving; Wait() returns. Safe to call more than once and from any thread.
+  void Stop();
+  // Blocks until the server stops.
+  void Wait();
+
+ private:
+  AppServer() = default;
+
+  std::unique_ptr<httplib::Server> server_;
+  std::thread thread_;
+  std::string page_;
+  std::string profile_path_;
+  int port_ = 0;
+};
+
+// The address the server binds: loopback only, never a public interface.
+inline constexpr const char* kAppServerHost = "127.0.0.1";
+// Limits of one request (docs/lens-app.md): header fields (431 past it), body bytes, and the
+// seconds a read or write may wait before the connection is dropped.
+inline constexpr size_t kMaxHeaders = 100;
+inline constexpr size_t kMaxBodyBytes = 64 * 1024;
+inline constexpr int kIoTimeoutSeconds = 2;
+
+// Opens `url` in the user's browser with the first of `commands` found on PATH (or given as a
+// path), detached, output discarded; returns the command used. Unavailable when there is no
+// display ($DISPLAY and $WAYLAND_DISPLAY unset) or none of the commands exists.
+StatusOr<std::string> OpenBrowser(const std::string& url,
+                                  const std::vector<std::string>& commands = {"xdg-open",
+                                                                              "chromium"});
+
+}  // namespace otpu::lens
+
+#endif  // OTPU_LENS_APP_APP_SERVER_H_

@@ -1,4 +1,4 @@
-// SIGINT and SIGTERM as a request to stop a recording cleanly (issue 13.5): the handler only
+// SIGINT and SIGTERM as a request to stop a recording cleanly: the handler only
 // notes the signal; Card's run loop sees it, writes CTRL=0 (RUN falling aborts the run) and
 // fails, and main() exits 128 + signal with one line. Nothing is half written: output files
 // are written to a temporary name and renamed, and only after the last run.

@@ -8,7 +8,7 @@ namespace otpu::lens {
 namespace {
 
 constexpr int64_t kRebuiltWindow = 64;
-// A file without buckets may claim any number of cycles (1e9 took 4.5 GB, issue 13.3): past
+// A file without buckets may claim any number of cycles (1e9 took 4.5 GB): past
 // this many windows they widen instead, so memory follows the file, not a number in it.
 constexpr int64_t kMaxRebuiltWindows = int64_t{1} << 18;
 

@@ -77,7 +77,7 @@ StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cf
                            " cycles: a counter window must be at least 1 cycle");
   }
   // The core's own windows replace the buckets below: build none by cycle count (a damaged
-  // trace may claim billions of cycles; issue 13.2).
+  // trace may claim billions of cycles).
   ASSIGN_OR_RETURN(Profile p, BuildProfile(ProfileKind::kRtl, name, cfg, program, run.events,
                                            kOneWindow));
   p.config.MEM = mem;

@@ -19,7 +19,7 @@ Status Errno(const std::string& what, int err) {
 
 StatusOr<std::string> ReadWholeFile(const std::string& path) {
   // O_NONBLOCK: a FIFO must not block the open; only regular files are read (a FIFO or
-  // /dev/zero never ends; issue 13.7).
+  // /dev/zero never ends).
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return Errno(path, errno);
   std::string out;

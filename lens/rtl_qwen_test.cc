@@ -1,4 +1,4 @@
-// qwen-tiny decode on the Verilated core against the bit-exact ISA simulator (issue 4): the
+// qwen-tiny decode on the Verilated core against the bit-exact ISA simulator: the
 // same steps on both leave the same logits and the same greedy token after every position.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The RTL's performance floor (issue 3): MLP decode (M=1, H=1024, F=4096) on the Verilated
+// The RTL's performance floor: MLP decode (M=1, H=1024, F=4096) on the Verilated
 // core reaches at least 94% of the port-B roofline, in every RTL configuration (`sim` and the
 // card's `board`, both built). mlp8 and the attention layer print theirs (recorded numbers,
 // no floor).

@@ -95,7 +95,7 @@ StatusOr<std::unique_ptr<AppServer>> AppServer::Create(std::string page, std::st
   // No keep-alive: an idle kept-alive connection holds a worker, and Stop() waits for it.
   srv.set_keep_alive_max_count(1);
   // A client that stops sending (or trickles) gives up its worker after kIoTimeoutSeconds per
-  // read; requests are GETs, so a body is refused past a few KiB (issue 13.7).
+  // read; requests are GETs, so a body is refused past a few KiB.
   srv.set_read_timeout(kIoTimeoutSeconds, 0);
   srv.set_write_timeout(kIoTimeoutSeconds, 0);
   srv.set_payload_max_length(kMaxBodyBytes);
@@ -106,7 +106,7 @@ StatusOr<std::unique_ptr<AppServer>> AppServer::Create(std::string page, std::st
                       "text/plain");
       return httplib::Server::HandlerResponse::Handled;
     }
-    // DNS-rebinding guard (issue 14.6): only our own address may be asked for.
+    // DNS-rebinding guard: only our own address may be asked for.
     if (!IsOwnHost(req.get_header_value("Host"), self->port_)) {
       res.status = 421;
       res.set_content("Host must be 127.0.0.1:" + std::to_string(self->port_) + " or localhost:" +

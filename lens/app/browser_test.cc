@@ -405,7 +405,7 @@ static std::string FixtureProfile(const std::string& name) {
   return fs::exists(path) ? path : "";
 }
 
-// The compare view (issue 11): mlp-small on the RTL at 20% DRAM stalls against 0%, both real
+// The compare view: mlp-small on the RTL at 20% DRAM stalls against 0%, both real
 // recordings: every instruction matches by pc and order, the deltas are the runs' differences,
 // and the page's self-test checks every view's deltas.
 TEST_F(BrowserTest, CompareViewOnMlpSmallAtTwoStallRates) {

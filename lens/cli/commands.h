@@ -19,7 +19,7 @@ int Fail(int code, const std::string& line);
 
 // The usage error (without the program prefix) for an output path `out` that would destroy the
 // input `in` (the same file, by inode) or that is a directory; "" when `out` is fine. Checked
-// before any work, so a long run never ends at its final rename (issue 13.7).
+// before any work, so a long run never ends at its final rename.
 std::string OutputProblem(const std::string& out, const std::string& in = "");
 
 // Parses `args` of `prog cmd` against `opts` (positionals into `pos`); false, with the usage

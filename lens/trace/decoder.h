@@ -47,7 +47,7 @@ struct DecodeStats {
   int64_t orphans = 0;      // S/G/E/U/Q whose D, E or P was lost (dropped or cut away)
   int64_t open_at_end = 0;  // instructions without an end record
   // Groups skipped as damage: a cycle going backwards, at or past CYCLES, after the halt, or a
-  // ready cycle before the run. A corrupt record never moves the run's clock (issue 13.2).
+  // ready cycle before the run. A corrupt record never moves the run's clock.
   int64_t damaged = 0;
   int64_t first_cycle = -1; // first cycle the trace covers (-1: no records)
   int64_t traced_to = -1;   // last cycle the trace covers

@@ -1,4 +1,4 @@
-// Parity on the board model (SPEC 5, issue 5 "Checks"): a workload recorded through Card and
+// Parity on the board model (SPEC 5): a workload recorded through Card and
 // the trace buffer (BoardStepRunner) gives the hw profile that the core's lossless event tap
 // (SimBoard::AddHook with the RTL's EventCollector) gives as an rtl profile of the same run,
 // and the decoded records equal that event stream. mlp-small, a small attention, a small

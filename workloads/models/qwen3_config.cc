@@ -118,7 +118,7 @@ Qwen3Config Qwen3Config::Qwen3_0_6B() {
 
 Status Qwen3Config::Validate() const {
   // Upper limits keep every size derived from a config bounded before anything is allocated
-  // (num_hidden_layers 1e9 took 7.4 GB, issue 13.3). Each is far above any Qwen3 (the 235B
+  // (num_hidden_layers 1e9 took 7.4 GB). Each is far above any Qwen3 (the 235B
   // has 94 layers, hidden 4096, vocab 151936) and docs/models.md lists them.
   const std::tuple<const char*, int, int> positive[] = {
       {"hidden_size", hidden_size, 1 << 16},

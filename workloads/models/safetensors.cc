@@ -119,7 +119,7 @@ int64_t TensorInfo::NumElements() const {
 // ---- SafetensorsFile ----
 
 StatusOr<std::unique_ptr<SafetensorsFile>> SafetensorsFile::Open(const std::string& path) {
-  // O_NONBLOCK: a FIFO named model.safetensors must not block the open (issue 13.7).
+  // O_NONBLOCK: a FIFO named model.safetensors must not block the open.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     if (errno == ENOENT) return NotFound(path + ": no such file");
@@ -263,7 +263,7 @@ StatusOr<std::vector<float>> SafetensorsFile::ReadFloat(
       out[i] = info->dtype == Dtype::kBF16 ? Bf16ToFloat(bits) : F16ToFloat(bits);
     }
   }
-  // A NaN or infinity would poison every later sum silently (issue 13.7).
+  // A NaN or infinity would poison every later sum silently.
   for (size_t i = 0; i < out.size(); ++i) {
     if (!std::isfinite(out[i])) {
       return DataLoss(StrFormat("%s: element %zu is %s: weights must be finite", where.c_str(), i,
@@ -296,7 +296,7 @@ Status WriteFileAtomic(const std::string& path, const std::string& contents) {
 }
 
 StatusOr<std::string> ReadFileToString(const std::string& path) {
-  // Regular files only: a FIFO would block, /dev/zero never end (issue 13.7).
+  // Regular files only: a FIFO would block, /dev/zero never end.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     if (errno == ENOENT) return NotFound(path + ": no such file");

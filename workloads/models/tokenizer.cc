@@ -249,7 +249,7 @@ void Tokenizer::Bpe(std::string_view piece, std::vector<int>* out) const {
 Status Tokenizer::SplitNamingFile(std::string_view text,
                                   std::vector<std::string_view>* pieces) const {
   // The patterns come from tokenizer.json: a pattern that fails at match time (PCRE2's match
-  // limit) is that file's fault, so the error names it (issue 13.7).
+  // limit) is that file's fault, so the error names it.
   Status s = pre_->Split(text, pieces);
   if (!s.ok()) return DataLoss(path_ + ": pre_tokenizer: " + s.message());
   return OkStatus();

@@ -29,7 +29,19 @@ void JsonGuardState::Close() {
   frames_.pop_back();
 }
 
+bool JsonGuardState::String(std::string_view s) {
+  if (refuse_nul_strings_ && s.find('\0') != std::string_view::npos) {
+    error_ = "NUL inside a string";
+    return false;
+  }
+  return true;
+}
+
 bool JsonGuardState::Key(std::string_view key) {
+  if (key.find('\0') != std::string_view::npos) {
+    error_ = "NUL inside a key";
+    return false;
+  }
   if (frames_.empty()) return true;
   Frame& f = frames_.back();
   bool fresh = true;
@@ -98,24 +110,41 @@ Status CheckJsonNumbers(std::string_view text, const std::string& what) {
                   std::to_string(kMaxJsonNumberChars) + " characters");
 }
 
-Status ParseJson(std::string_view text, const std::string& what, rapidjson::Document* doc) {
+Status ParseJson(std::string_view text, const std::string& what, rapidjson::Document* doc,
+                 const JsonParseOptions& opts) {
+  if (opts.full_precision) RETURN_IF_ERROR(CheckJsonNumbers(text, what));
   rapidjson::ParseResult result;
   std::unique_ptr<JsonGuard<rapidjson::Document>> guard;
-  struct Generator {
-    std::string_view text;
-    rapidjson::ParseResult* result;
-    std::unique_ptr<JsonGuard<rapidjson::Document>>* guard;
-    bool operator()(rapidjson::Document& d) {
-      *guard = std::make_unique<JsonGuard<rapidjson::Document>>(&d);
-      rapidjson::MemoryStream in(text.data(), text.size());
-      rapidjson::Reader reader;
-      *result = reader.Parse<rapidjson::kParseIterativeFlag>(in, **guard);
-      return !result->IsError();
+  auto parse = [&](rapidjson::Document& d) {
+    guard = std::make_unique<JsonGuard<rapidjson::Document>>(&d);
+    guard->state().set_refuse_nul_strings(opts.refuse_nul_strings);
+    rapidjson::MemoryStream in(text.data(), text.size());
+    rapidjson::Reader reader;
+    constexpr unsigned kBase = rapidjson::kParseIterativeFlag;
+    constexpr unsigned kUtf8 = rapidjson::kParseValidateEncodingFlag;
+    constexpr unsigned kExact = rapidjson::kParseFullPrecisionFlag;
+    if (opts.validate_utf8 && opts.full_precision) {
+      result = reader.Parse<kBase | kUtf8 | kExact>(in, *guard);
+    } else if (opts.validate_utf8) {
+      result = reader.Parse<kBase | kUtf8>(in, *guard);
+    } else if (opts.full_precision) {
+      result = reader.Parse<kBase | kExact>(in, *guard);
+    } else {
+      result = reader.Parse<kBase>(in, *guard);
     }
-  } generator{text, &result, &guard};
-  doc->Populate(generator);
+    return !result.IsError();
+  };
+  doc->Populate(parse);
   if (result.IsError()) return JsonParseError(what, result, guard->state());
   return OkStatus();
+}
+
+Status ParseStrictJson(std::string_view text, const std::string& what, rapidjson::Document* doc) {
+  JsonParseOptions opts;
+  opts.full_precision = true;
+  opts.validate_utf8 = true;
+  opts.refuse_nul_strings = true;
+  return ParseJson(text, what, doc, opts);
 }
 
 }  // namespace otpu

@@ -30,8 +30,12 @@ class JsonGuardState {
   // False (and the reason kept) when one more container would be too deep.
   bool Open(bool object);
   void Close();
-  // False (and the reason kept) when the open object already has `key`.
+  // False (and the reason kept) when the open object already has `key`, or `key` holds a NUL.
   bool Key(std::string_view key);
+  // False (and the reason kept) when NUL is refused in strings and `s` holds one.
+  bool String(std::string_view s);
+  // Refuse NUL in string values too (keys never take one): for files whose strings are names.
+  void set_refuse_nul_strings(bool refuse) { refuse_nul_strings_ = refuse; }
   const std::string& error() const { return error_; }
 
  private:
@@ -43,6 +47,7 @@ class JsonGuardState {
   std::vector<Frame> frames_;
   std::vector<std::string> keys_;  // keys of the open objects, innermost last
   std::string error_;
+  bool refuse_nul_strings_ = false;
 };
 
 // A RapidJSON handler that checks depth and duplicate keys, then forwards to `inner`
@@ -52,6 +57,7 @@ class JsonGuard {
  public:
   explicit JsonGuard(Handler* inner) : h_(*inner) {}
   const JsonGuardState& state() const { return state_; }
+  JsonGuardState& state() { return state_; }
 
   bool Null() { return h_.Null(); }
   bool Bool(bool b) { return h_.Bool(b); }
@@ -63,7 +69,9 @@ class JsonGuard {
   bool RawNumber(const char* s, rapidjson::SizeType n, bool copy) {
     return h_.RawNumber(s, n, copy);
   }
-  bool String(const char* s, rapidjson::SizeType n, bool copy) { return h_.String(s, n, copy); }
+  bool String(const char* s, rapidjson::SizeType n, bool copy) {
+    return state_.String(std::string_view(s, n)) && h_.String(s, n, copy);
+  }
   bool StartObject() {
     return state_.Open(true) && h_.StartObject();
   }
@@ -102,10 +110,23 @@ Status CheckJsonNumbers(std::string_view text, const std::string& what);
 Status JsonParseError(const std::string& what, const rapidjson::ParseResult& result,
                       const JsonGuardState& guard);
 
-// Parses `text` into `doc` through the guard (RapidJSON's default flags: no NaN, no comments).
-// DataLoss naming `what` (the file, maybe with the part of it) when the text is not JSON, too
-// deep or has a duplicate key.
-Status ParseJson(std::string_view text, const std::string& what, rapidjson::Document* doc);
+// How ParseJson reads beyond RapidJSON's defaults (no NaN, no comments, nothing after the
+// value).
+struct JsonParseOptions {
+  bool full_precision = false;  // exact doubles (after CheckJsonNumbers, which it runs)
+  bool validate_utf8 = false;   // refuse invalid UTF-8 in strings and keys
+  bool refuse_nul_strings = false;  // refuse NUL in string values (keys never take one)
+};
+
+// Parses `text` into `doc` through the guard. DataLoss naming `what` (the file, maybe with the
+// part of it) when the text is not JSON, too deep, has a duplicate key or a NUL in a key, or
+// breaks one of `opts`.
+Status ParseJson(std::string_view text, const std::string& what, rapidjson::Document* doc,
+                 const JsonParseOptions& opts = {});
+
+// ParseJson with every option on: for the small files a run is judged by (regression matrices,
+// baselines, results, indices), where anything unusual is a damaged file.
+Status ParseStrictJson(std::string_view text, const std::string& what, rapidjson::Document* doc);
 
 }  // namespace otpu
 

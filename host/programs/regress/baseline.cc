@@ -106,14 +106,8 @@ StatusOr<lens::Profile> ParseBaseline(const std::string& json, const std::string
   auto bad = [&](const std::string& field, const std::string& what) {
     return InvalidArgument(path + ": " + field + ": " + what);
   };
-  if (Status numbers = CheckJsonNumbers(json, ""); !numbers.ok()) {
-    return bad("(top)", numbers.message());  // before the full-precision parse (json.h)
-  }
   rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseFullPrecisionFlag>(json.data(), json.size());  // exact doubles
-  if (doc.HasParseError()) {
-    return bad("(top)", "invalid JSON at byte " + std::to_string(doc.GetErrorOffset()));
-  }
+  if (Status s = ParseStrictJson(json, "", &doc); !s.ok()) return bad("(top)", s.message());
   if (!doc.IsObject()) return bad("(top)", "expected an object");
   if (!doc.HasMember("format") || !doc["format"].IsString() ||
       std::string(doc["format"].GetString()) != kFormat) {

@@ -4,6 +4,8 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
+#include "base/json.h"
+
 namespace otpu::regress {
 
 const char* OutcomeName(Outcome o) {
@@ -84,10 +86,12 @@ std::string CellResultJson(const CellResult& r) {
 }
 
 StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string& path) {
-  rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
   auto bad = [&](const std::string& what) { return InvalidArgument(path + ": " + what); };
-  if (doc.HasParseError() || !doc.IsObject()) return bad("not a cell result (invalid JSON)");
+  rapidjson::Document doc;
+  if (Status s = ParseStrictJson(json, "", &doc); !s.ok()) {
+    return bad("not a cell result (" + s.message() + ")");
+  }
+  if (!doc.IsObject()) return bad("not a cell result (expected an object)");
   CellResult r;
   auto get_str = [&](const char* key, std::string* out) -> Status {
     if (!doc.HasMember(key) || !doc[key].IsString()) return bad(std::string(key) + ": expected a string");

@@ -1,11 +1,13 @@
 #include "host/programs/regress/local_runner.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -19,6 +21,7 @@
 
 #include "lens/file_io.h"
 #include "base/strings.h"
+#include "base/unique_fd.h"
 #include "workloads/models/content_hash.h"
 
 namespace otpu::regress {
@@ -26,14 +29,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The content hash of the regular file at `path`; "none" when there is none, "not-a-file"
+// for anything else (a FIFO would block the read, /dev/zero never end: the cell's own read of
+// it reports the error).
 std::string HashFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "none";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return "none";
+  const UniqueFd file(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return "not-a-file";
   models::ContentHasher h;
   std::vector<char> buf(1 << 20);
-  while (in) {
-    in.read(buf.data(), std::streamsize(buf.size()));
-    h.Update(buf.data(), size_t(in.gcount()));
+  while (true) {
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return "unreadable";
+    if (n == 0) break;
+    h.Update(buf.data(), size_t(n));
   }
   return h.Hex();
 }

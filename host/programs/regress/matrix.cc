@@ -4,11 +4,11 @@
 #include <rapidjson/error/en.h>
 
 #include <algorithm>
-#include <fstream>
-#include <regex>
 #include <set>
-#include <sstream>
 
+#include "base/json.h"
+#include "host/programs/regress/cell_filter.h"
+#include "lens/file_io.h"
 #include "workloads/list.h"
 #include "workloads/models/content_hash.h"
 
@@ -161,21 +161,19 @@ uint64_t Hash64(const std::string& text) {
 }
 
 StatusOr<Matrix> ReadMatrix(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound(path + ": cannot read the matrix file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ParseMatrix(text.str(), path);
+  // Regular files only: a FIFO would block the read, /dev/zero never end.
+  StatusOr<std::string> text = lens::ReadWholeFile(path);
+  if (!text.ok() && text.status().code() == StatusCode::kDataLoss) {
+    return InvalidArgument(path + ": cannot read the matrix file: not a regular file");
+  }
+  if (!text.ok()) return NotFound(path + ": cannot read the matrix file");
+  return ParseMatrix(*text, path);
 }
 
 StatusOr<Matrix> ParseMatrix(const std::string& json, const std::string& path) {
   Reader r(path);
   rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseStopWhenDoneFlag>(json.data(), json.size());
-  if (doc.HasParseError()) {
-    return InvalidArgument(path + ": invalid JSON at byte " + std::to_string(doc.GetErrorOffset()) +
-                           ": " + rapidjson::GetParseError_En(doc.GetParseError()));
-  }
+  if (Status s = ParseStrictJson(json, path, &doc); !s.ok()) return InvalidArgument(s.message());
   if (!doc.IsObject()) return r.Error("(top)", "expected an object");
   RETURN_IF_ERROR(r.Keys(doc, "", {"name", "description", "base_seed", "dram", "timeout_s",
                                    "defaults", "workloads", "exclude"}));
@@ -337,17 +335,11 @@ StatusOr<std::vector<Cell>> SelectCells(const Matrix& m, const std::string& only
     return InvalidArgument("--shard " + std::to_string(shard) + "/" + std::to_string(shards) +
                            ": expected K/M with 1 <= K <= M");
   }
-  std::regex re;
-  if (!only.empty()) {
-    try {
-      re = std::regex(only, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      return InvalidArgument("--only '" + only + "': not a regular expression (" + e.what() + ")");
-    }
-  }
+  ASSIGN_OR_RETURN(const CellFilter filter, CellFilter::Create(only));
   std::vector<Cell> out;
   for (const Cell& c : m.cells) {
-    if (!only.empty() && !std::regex_search(c.id, re)) continue;
+    ASSIGN_OR_RETURN(const bool match, filter.Matches(c.id));
+    if (!match) continue;
     if (shards > 1 && int(Hash64(c.id) % uint64_t(shards)) != shard - 1) continue;
     out.push_back(c);
   }

@@ -70,7 +70,8 @@ StatusOr<Matrix> ParseMatrix(const std::string& json, const std::string& path);
 // The ISA configuration named "sim" or "board" (SPEC 3.1).
 StatusOr<isa::Config> ConfigNamed(const std::string& name);
 
-// Which cells of `m` to run: those whose id matches `only` (an ECMAScript regex, "" = all) and
+// Which cells of `m` to run: those whose id matches `only` (a PCRE2 regex, "" = all: see
+// cell_filter.h for its bounds) and
 // that fall in shard `shard` of `shards` (1-based; by a hash of the id, so a cell stays in its
 // shard when others are added). InvalidArgument for a bad regex or shard.
 StatusOr<std::vector<Cell>> SelectCells(const Matrix& m, const std::string& only, int shard,

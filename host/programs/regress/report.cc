@@ -10,6 +10,7 @@
 
 #include "host/programs/regress/matrix.h"
 #include "lens/file_io.h"
+#include "base/json.h"
 #include "base/strings.h"
 
 namespace otpu::regress {
@@ -116,8 +117,9 @@ Index MakeIndex(const std::string& matrix, const std::string& name, std::vector<
 StatusOr<Index> ReadIndexDir(const std::string& dir) {
   ASSIGN_OR_RETURN(std::string sel_text, lens::ReadWholeFile(dir + "/selection.json"));
   rapidjson::Document sel;
-  sel.Parse(sel_text.data(), sel_text.size());
-  if (sel.HasParseError() || !sel.IsObject() || !sel.HasMember("cells") || !sel["cells"].IsArray() ||
+  const Status parsed = ParseStrictJson(sel_text, dir + "/selection.json", &sel);
+  if (!parsed.ok()) return InvalidArgument(parsed.message());
+  if (!sel.IsObject() || !sel.HasMember("cells") || !sel["cells"].IsArray() ||
       !sel.HasMember("matrix") || !sel["matrix"].IsString() || !sel.HasMember("name") ||
       !sel["name"].IsString()) {
     return InvalidArgument(dir + "/selection.json: not a selection ({matrix, name, cells})");
@@ -183,8 +185,8 @@ std::string IndexJson(const Index& index) {
 
 StatusOr<Index> ParseIndex(const std::string& json, const std::string& path) {
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
-  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("cells") || !doc["cells"].IsArray() ||
+  if (Status s = ParseStrictJson(json, path, &doc); !s.ok()) return InvalidArgument(s.message());
+  if (!doc.IsObject() || !doc.HasMember("cells") || !doc["cells"].IsArray() ||
       !doc.HasMember("matrix") || !doc["matrix"].IsString() || !doc.HasMember("name") ||
       !doc["name"].IsString()) {
     return InvalidArgument(path + ": not a regression index ({matrix, name, cells, ...})");

@@ -175,6 +175,16 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
     return kExitUsage;
   }
   std::vector<Cell> cells = std::move(*selected);
+  if (cells.empty()) {
+    // A typo in --only must not pass (nor replace the reports of an earlier run).
+    std::fprintf(stderr, "otpu-regress run: %s selects no cell of %s (see otpu-regress list)\n",
+                 opts.only.empty() ? "--shard" : ("--only '" + opts.only + "'").c_str(),
+                 m.path.c_str());
+    return kExitUsage;
+  }
+  // With --rerun-failed, the cells that passed in the earlier index keep their results: the
+  // new index holds every selected cell, the rerun ones updated.
+  std::map<std::string, CellResult> carried;
   if (!opts.rerun_failed.empty()) {
     StatusOr<std::string> text = lens::ReadWholeFile(opts.rerun_failed);
     StatusOr<Index> prev = text.ok() ? ParseIndex(*text, opts.rerun_failed) : StatusOr<Index>(text.status());
@@ -185,13 +195,31 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
     std::set<std::string> failed(prev->missing.begin(), prev->missing.end());
     for (const CellResult& c : prev->cells) {
       if (c.outcome() != Outcome::kPass) failed.insert(c.id);
+      else carried[c.id] = c;
     }
-    std::vector<Cell> keep;
-    for (Cell& c : cells) {
-      if (failed.count(c.id)) keep.push_back(std::move(c));
+    size_t rerun = 0;
+    for (const Cell& c : cells) {
+      if (failed.count(c.id)) {
+        ++rerun;
+        carried.erase(c.id);
+      }
     }
-    cells = std::move(keep);
-    std::printf("rerunning the %zu failed cells of %s\n", cells.size(), opts.rerun_failed.c_str());
+    if (rerun == 0) {
+      std::fprintf(stderr,
+                   "otpu-regress run: --rerun-failed %s: %s\n", opts.rerun_failed.c_str(),
+                   failed.empty() ? "no cell failed in it"
+                                  : StrFormat("none of its %zu failed cells is selected in %s",
+                                              failed.size(), m.path.c_str()).c_str());
+      return kExitUsage;
+    }
+    for (const Cell& c : cells) {
+      if (!failed.count(c.id) && !carried.count(c.id)) {
+        std::fprintf(stderr, "otpu-regress run: --rerun-failed %s: cell %s has no result in it\n",
+                     opts.rerun_failed.c_str(), c.id.c_str());
+        return kExitUsage;
+      }
+    }
+    std::printf("rerunning the %zu failed cells of %s\n", rerun, opts.rerun_failed.c_str());
   }
   if (Status s = WriteSelection(opts.out_dir, m, cells); !s.ok()) {
     std::fprintf(stderr, "otpu-regress run: %s\n", s.message().c_str());
@@ -204,6 +232,16 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
   int reused = 0;
   for (const Cell& c : cells) {
     const std::string path = opts.out_dir + "/cells/" + c.FileName() + ".json";
+    if (auto it = carried.find(c.id); it != carried.end()) {
+      CellResult kept = it->second;
+      kept.reused = true;
+      if (Status s = lens::WriteFileAtomically(path, CellResultJson(kept)); !s.ok()) {
+        std::fprintf(stderr, "otpu-regress run: %s\n", s.message().c_str());
+        return kExitInfra;
+      }
+      ++reused;
+      continue;
+    }
     const std::string key = CellKey(m, c, key_in, opts.baselines_dir);
     if (opts.reuse && !opts.accept) {
       StatusOr<std::string> text = lens::ReadWholeFile(path);

@@ -144,6 +144,38 @@ TEST_F(OtpuRegressTest, RerunFailedRunsOnlyTheFailedCells) {
   EXPECT_NE(r.out.find("rerunning the 1 failed cells"), std::string::npos) << r.out;
 }
 
+// A typo in --only, or a --rerun-failed index whose failed cells are not selected, must not
+// pass, and must leave the reports of the earlier (failing) run as they were.
+TEST_F(OtpuRegressTest, AnEmptySelectionIsAUsageErrorAndKeepsTheReports) {
+  ASSERT_EQ(Run("m.json", {"--only", "/sim/s0$"}).code, 1);  // no baselines yet: both fail
+  const fs::path out = dir_ / "out";
+  const std::string index = Slurp(out / "index.json"), junit = Slurp(out / "junit.xml"),
+                    summary = Slurp(out / "summary.md");
+  Result r = Run("m.json", {"--only", "nomatch"});
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--only 'nomatch' selects no cell"), std::string::npos) << r.err;
+  fs::copy_file(out / "index.json", dir_ / "first.json");
+  r = Run("m.json", {"--rerun-failed", (dir_ / "first.json").string(), "--only", "card"});
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("none of its 2 failed cells is selected"), std::string::npos) << r.err;
+  EXPECT_EQ(Slurp(out / "index.json"), index);
+  EXPECT_EQ(Slurp(out / "junit.xml"), junit);
+  EXPECT_EQ(Slurp(out / "summary.md"), summary);
+}
+
+TEST_F(OtpuRegressTest, RerunFailedKeepsEveryCellInTheIndex) {
+  ASSERT_EQ(Run("m.json", {"--only", "/axi/sim/s0$", "--accept"}).code, 0);
+  ASSERT_EQ(Run("m.json", {"--only", "/sim/s0$"}).code, 1);  // the stall cell has no baseline
+  fs::copy_file(dir_ / "out" / "index.json", dir_ / "first.json");
+  Result r = Run("m.json", {"--rerun-failed", (dir_ / "first.json").string(), "--only", "/sim/s0$"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("rerunning the 1 failed cells"), std::string::npos) << r.out;
+  const std::string index = Slurp(dir_ / "out" / "index.json");
+  EXPECT_NE(index.find("\"cells\": 2, \"pass\": 1, \"fail\": 1"), std::string::npos) << index;
+  EXPECT_NE(index.find("mlp-small/sim/axi/sim/s0"), std::string::npos);
+  EXPECT_NE(index.find("mlp-small/sim/axi-stall20/sim/s0"), std::string::npos);
+}
+
 TEST_F(OtpuRegressTest, ErrorsAreOneLineWithDocumentedCodes) {
   EXPECT_NE(ErrorLine({}, 2).find("otpu-regress: no command"), std::string::npos);
   EXPECT_NE(ErrorLine({"frob"}, 2).find("unknown command 'frob'"), std::string::npos);

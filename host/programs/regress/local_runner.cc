@@ -19,6 +19,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "host/programs/regress/out_dir_lock.h"
 #include "lens/file_io.h"
 #include "base/strings.h"
 #include "base/unique_fd.h"
@@ -220,6 +221,13 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
       }
     }
     std::printf("rerunning the %zu failed cells of %s\n", rerun, opts.rerun_failed.c_str());
+  }
+  // One run per out dir from here on: a second run into it would rewrite the selection this
+  // run's verdict is read from.
+  StatusOr<OutDirLock> lock = OutDirLock::Acquire(opts.out_dir, "otpu-regress run");
+  if (!lock.ok()) {
+    std::fprintf(stderr, "otpu-regress run: %s\n", lock.status().message().c_str());
+    return kExitInfra;
   }
   if (Status s = WriteSelection(opts.out_dir, m, cells); !s.ok()) {
     std::fprintf(stderr, "otpu-regress run: %s\n", s.message().c_str());

@@ -4,6 +4,7 @@
 // the first divergence, result reuse, a card cell through otpu-xdma-emu, JUnit XML that
 // validates against the schema CI tools read, and usage errors.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include <filesystem>
@@ -174,6 +175,26 @@ TEST_F(OtpuRegressTest, RerunFailedKeepsEveryCellInTheIndex) {
   EXPECT_NE(index.find("\"cells\": 2, \"pass\": 1, \"fail\": 1"), std::string::npos) << index;
   EXPECT_NE(index.find("mlp-small/sim/axi/sim/s0"), std::string::npos);
   EXPECT_NE(index.find("mlp-small/sim/axi-stall20/sim/s0"), std::string::npos);
+}
+
+// Two runs into one out dir: the second is refused naming the first (stopped with SIGSTOP
+// while it holds the dir, so the overlap is certain), and the first's verdict is its own.
+TEST_F(OtpuRegressTest, ASecondRunIntoTheSameOutDirIsRefusedNamingTheHolder) {
+  testutil::TestProcess a({OTPU_REGRESS_BINARY, "run", (dir_ / "m.json").string(), "-j", "1",
+                           "--only", "/sim/s0$", "--out", (dir_ / "out").string()});
+  ASSERT_NE(a.ReadLine(120).find("cells selected"), std::string::npos);
+  ASSERT_EQ(::kill(a.pid(), SIGSTOP), 0);
+  Result b = Run("m.json", {"--only", "card"});
+  ASSERT_EQ(::kill(a.pid(), SIGCONT), 0);
+  EXPECT_EQ(b.code, 5) << b.out << b.err;
+  EXPECT_NE(b.err.find("in use by otpu-regress run (pid " + std::to_string(a.pid()) + ")"),
+            std::string::npos) << b.err;
+  const testutil::ProcessResult ra = a.Wait(600);
+  ASSERT_TRUE(ra.exited);
+  EXPECT_EQ(ra.exit_code, 1) << ra.out;  // no baselines: its two cells fail
+  const std::string index = Slurp(dir_ / "out" / "index.json");
+  EXPECT_NE(index.find("\"cells\": 2,"), std::string::npos) << index;
+  EXPECT_EQ(index.find("/card/"), std::string::npos) << index;
 }
 
 TEST_F(OtpuRegressTest, ErrorsAreOneLineWithDocumentedCodes) {

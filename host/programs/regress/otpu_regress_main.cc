@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "host/programs/regress/out_dir_lock.h"
 #include "host/programs/regress/cell_runner.h"
 #include "host/programs/regress/local_runner.h"
 #include "host/programs/regress/matrix.h"
@@ -236,6 +237,8 @@ int Merge(const std::vector<std::string>& args) {
   const std::string dir = Positional(vm);
   StatusOr<Index> index = ReadIndexDir(dir);
   if (!index.ok()) return Fail(kExitBadInput, "otpu-regress merge: " + index.status().message());
+  StatusOr<OutDirLock> lock = OutDirLock::Acquire(dir, "otpu-regress merge");
+  if (!lock.ok()) return Fail(kExitInfra, "otpu-regress merge: " + lock.status().message());
   if (Status s = WriteReports(dir, *index); !s.ok()) return Fail(kExitInfra, "otpu-regress merge: " + s.message());
   std::printf("%s: %d passed, %d failed, %d errors; wrote %s/{index.json,junit.xml,summary.md}\n",
               index->passed() ? "PASSED" : "FAILED", index->count(Outcome::kPass),

@@ -4,6 +4,8 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
+#include <iterator>
+
 #include "base/json.h"
 
 namespace otpu::regress {
@@ -26,6 +28,14 @@ bool ParseOutcome(const std::string& name, Outcome* o) {
     }
   }
   return false;
+}
+
+CellResult ErrorResult(const std::string& id, int index, const std::string& why) {
+  CellResult r;
+  r.id = id;
+  r.index = index;
+  for (const char* name : kVerdictNames) r.verdicts.push_back({name, Outcome::kError, why, ""});
+  return r;
 }
 
 Outcome CellResult::outcome() const {
@@ -134,6 +144,16 @@ StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string&
     x.message = v["message"].GetString();
     if (v.HasMember("detail") && v["detail"].IsString()) x.detail = v["detail"].GetString();
     r.verdicts.push_back(std::move(x));
+  }
+  // Exactly the verdicts a cell gives, in order: a result missing one, or with a name no cell
+  // writes, was not written by a cell and must never count as a pass.
+  const size_t n = std::size(kVerdictNames);
+  bool known = r.verdicts.size() == n;
+  for (size_t i = 0; known && i < n; ++i) known = r.verdicts[i].name == kVerdictNames[i];
+  if (!known) {
+    std::string names;
+    for (const char* v : kVerdictNames) names += (names.empty() ? "" : ", ") + std::string(v);
+    return bad("verdicts: expected exactly " + names + ", in this order");
   }
   return r;
 }

@@ -51,7 +51,12 @@ struct CellResult {
 };
 
 std::string CellResultJson(const CellResult& r);
+// InvalidArgument naming `path` for anything but a result a cell writes (its verdicts exactly
+// kVerdictNames, in order).
 StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string& path);
+
+// A result of every verdict an error with `why`, for a cell without a readable result.
+CellResult ErrorResult(const std::string& id, int index, const std::string& why);
 
 }  // namespace otpu::regress
 

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "base/testing/temp_dir.h"
@@ -117,6 +119,37 @@ TEST(RegressInput, TheKeyOfABaselineThatIsNotAFileIsComputedWithoutReadingIt) {
   const std::string zero = CellKey(*m, cell, in, dir.path());
   EXPECT_NE(fifo, missing);
   EXPECT_EQ(zero, fifo);
+}
+
+TEST(RegressInput, AResultWithoutTheThreeVerdictsIsNotAResult) {
+  CellResult r = ErrorResult("a/b/c/d/s0", 0, "x");
+  for (Verdict& v : r.verdicts) v.outcome = Outcome::kPass;
+  ASSERT_TRUE(ParseCellResult(CellResultJson(r), "c.json").ok());
+  CellResult renamed = r;
+  renamed.verdicts[1].name = "parrot";
+  StatusOr<CellResult> bad = ParseCellResult(CellResultJson(renamed), "c.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("c.json: verdicts: expected exactly correctness, parity, "
+                                        "performance"), std::string::npos) << bad.status().message();
+  CellResult two = r;
+  two.verdicts.pop_back();
+  EXPECT_FALSE(ParseCellResult(CellResultJson(two), "c.json").ok());
+}
+
+// `merge` (and the end of `run`) reads every result: a damaged one is that cell's error, and
+// the index is still written.
+TEST(RegressInput, ADamagedCellResultIsThatCellsErrorInTheIndex) {
+  testutil::TempDir dir;
+  std::filesystem::create_directories(dir.path() + "/cells");
+  std::ofstream(dir.path() + "/selection.json")
+      << R"({"matrix": "m.json", "name": "t", "cells": ["a/b/c/d/s0"]})";
+  std::ofstream(dir.path() + "/cells/a.b.c.d.s0.json") << "{\"id\": " + Nested(100000) + "}";
+  StatusOr<Index> index = ReadIndexDir(dir.path());
+  ASSERT_TRUE(index.ok()) << index.status().message();
+  ASSERT_EQ(index->cells.size(), 1u);
+  EXPECT_EQ(index->cells[0].outcome(), Outcome::kError);
+  EXPECT_NE(index->cells[0].verdicts[0].message.find("nested deeper"), std::string::npos);
+  EXPECT_FALSE(index->passed());
 }
 
 }  // namespace

@@ -98,9 +98,25 @@ int ExitCodeOf(const Index& index) {
   return kExitPass;
 }
 
-KeyInputs CurrentKeyInputs(const std::string& extra) {
+// `name` as execvp would find it: itself when it has a '/', else the first PATH entry with it.
+static std::string ResolveInPath(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    const size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string candidate = dirs.substr(start, end - start) + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return name;
+}
+
+KeyInputs CurrentKeyInputs(const std::string& extra, const std::string& emulator) {
   KeyInputs in;
   in.tool = HashFile("/proc/self/exe");
+  in.emulator = HashFile(ResolveInPath(emulator));
   models::ContentHasher h;
 #ifdef OTPU_SOURCE_DIR
   const fs::path rtl = fs::path(OTPU_SOURCE_DIR) / "rtl";
@@ -131,6 +147,8 @@ std::string CellKey(const Matrix& m, const Cell& cell, const KeyInputs& in,
                 isa::WFormatName(cell.wf), cell.config.c_str(), cell.memory.Name().c_str(),
                 cell.transport.c_str(), (unsigned long long)cell.seed, mem.latency,
                 mem.queue_beats, mem.beats_per_cycle, in.extra.c_str()) +
+      StrFormat("|timeout %.17g", m.timeout_s) +
+      (cell.transport == "card" ? "|emulator " + in.emulator : std::string()) +
       "|baseline " + HashFile(baselines_dir + "/" + cell.FileName() + ".json");
   models::ContentHasher h;
   h.Update(text.data(), text.size());
@@ -234,7 +252,8 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
     return kExitInfra;
   }
 
-  const KeyInputs key_in = CurrentKeyInputs(std::string(opts.accept ? "accept" : "") + opts.inject);
+  const KeyInputs key_in =
+      CurrentKeyInputs(std::string(opts.accept ? "accept" : "") + opts.inject, opts.emulator);
   const std::string default_baselines = (fs::path(m.path).parent_path() / "baselines").string();
   std::vector<Cell> queue;
   int reused = 0;

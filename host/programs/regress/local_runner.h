@@ -30,8 +30,10 @@ struct KeyInputs {
   std::string tool;      // hash of the otpu-regress binary (which links the Verilated models)
   std::string rtl;       // hash of the RTL sources
   std::string extra;     // options that change results: --accept, fault injection
+  std::string emulator;  // hash of the otpu-xdma-emu binary card cells start
 };
-KeyInputs CurrentKeyInputs(const std::string& extra);
+// `emulator` is the otpu-xdma-emu that card cells run (a bare name is searched in PATH).
+KeyInputs CurrentKeyInputs(const std::string& extra, const std::string& emulator);
 // The cell's key: everything its verdicts depend on, hashed.
 std::string CellKey(const Matrix& m, const Cell& cell, const KeyInputs& in,
                     const std::string& baselines_dir);

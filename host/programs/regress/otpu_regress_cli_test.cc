@@ -197,6 +197,39 @@ TEST_F(OtpuRegressTest, ASecondRunIntoTheSameOutDirIsRefusedNamingTheHolder) {
   EXPECT_EQ(index.find("/card/"), std::string::npos) << index;
 }
 
+// A result is reused only under the key of everything it depends on: another emulator (by
+// --emulator or OTPU_XDMA_EMU) reruns the card cell, and a result whose verdicts are not the
+// three a cell writes is never reused as a pass.
+TEST_F(OtpuRegressTest, ReuseCoversTheEmulatorAndNeedsTheThreeVerdicts) {
+  ASSERT_EQ(Run("m.json", {"--accept"}).code, 0);
+  ASSERT_EQ(Run("m.json").code, 0);  // results under the key of a run without --accept
+  Write("broken-emu", "#!/bin/sh\nexit 1\n");
+  fs::permissions(dir_ / "broken-emu", fs::perms::owner_all);
+  Result r = Run("m.json", {"--emulator", (dir_ / "broken-emu").string()});
+  EXPECT_EQ(r.code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("2 reused, 1 to run"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("error mlp-small/sim/axi-stall20/card/s0"), std::string::npos) << r.out;
+
+  ASSERT_EQ(Run("m.json").code, 0);
+  {
+    testutil::ScopedEnv env("OTPU_XDMA_EMU", (dir_ / "broken-emu").c_str());
+    r = Run("m.json");
+  }
+  EXPECT_EQ(r.code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("2 reused, 1 to run"), std::string::npos) << r.out;
+
+  ASSERT_EQ(Run("m.json").code, 0);
+  const fs::path result = dir_ / "out" / "cells" / "mlp-small.sim.axi.sim.s0.json";
+  std::string text = Slurp(result);
+  const size_t at = text.find("\"parity\"");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, 8, "\"parrot\"");
+  std::ofstream(result) << text;
+  r = Run("m.json");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("2 reused, 1 to run"), std::string::npos) << r.out;
+}
+
 TEST_F(OtpuRegressTest, ErrorsAreOneLineWithDocumentedCodes) {
   EXPECT_NE(ErrorLine({}, 2).find("otpu-regress: no command"), std::string::npos);
   EXPECT_NE(ErrorLine({"frob"}, 2).find("unknown command 'frob'"), std::string::npos);

@@ -208,7 +208,8 @@ int Cell_(const std::vector<std::string>& args) {
   }
   const std::string default_baselines = (fs::path(m->path).parent_path() / "baselines").string();
   opts.command = ReproduceCommand(*m, *cell, opts.baselines_dir, default_baselines);
-  opts.key = CellKey(*m, *cell, CurrentKeyInputs(std::string(opts.accept ? "accept" : "") + inject),
+  opts.key = CellKey(*m, *cell,
+                     CurrentKeyInputs(std::string(opts.accept ? "accept" : "") + inject, opts.emulator),
                      opts.baselines_dir);
   std::error_code ec;
   fs::create_directories(opts.out_dir + "/cells", ec);

@@ -139,9 +139,14 @@ StatusOr<Index> ReadIndexDir(const std::string& dir) {
       missing.push_back(v.GetString());
       continue;
     }
-    ASSIGN_OR_RETURN(std::string text, lens::ReadWholeFile(path));
-    ASSIGN_OR_RETURN(CellResult r, ParseCellResult(text, path));
-    cells.push_back(std::move(r));
+    StatusOr<std::string> text = lens::ReadWholeFile(path);
+    StatusOr<CellResult> r = text.ok() ? ParseCellResult(*text, path) : StatusOr<CellResult>(text.status());
+    if (!r.ok()) {
+      // A damaged result is that cell's error: it never passes, and the other cells still count.
+      cells.push_back(ErrorResult(v.GetString(), int(cells.size() + missing.size()), r.status().message()));
+      continue;
+    }
+    cells.push_back(std::move(*r));
   }
   return MakeIndex(sel["matrix"].GetString(), sel["name"].GetString(), std::move(cells),
                    std::move(missing), wall);

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <vector>
 
+#include "base/exit_codes.h"
 #include "base/mountinfo.h"
 #include "base/testing/subprocess.h"
 #include "host/xdma_emu/test_emulator.h"
@@ -209,6 +210,14 @@ TEST(XdmaEmu, BadOptionsAreUsageErrors) {
   ProcessResult none = RunProcess({testing::EmulatorBinary()}, {}, 30);
   EXPECT_EQ(none.exit_code, kUsageExit);
   EXPECT_NE(none.err.find("no MOUNTPOINT"), std::string::npos);
+}
+
+TEST(XdmaEmu, HelpPrintsTheExitStatusTable) {
+  ProcessResult result = RunProcess({testing::EmulatorBinary(), "--help"}, {}, 30);
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.out.find(exit_codes::ExitStatusHelp(exit_codes::Family::kXdmaEmu)),
+            std::string::npos)
+      << result.out;
 }
 
 TEST(XdmaEmu, DetachedEmulatorPrintsThePrefixAndStopsOnUnmount) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/exit_codes.h"
 #include "host/lock/command_runner.h"
 #include "host/lock/device_lock.h"
 #include "host/lock/prebuild.h"
@@ -20,8 +21,9 @@ namespace otpu::host {
 namespace {
 
 // Exit codes of otpu-lock itself; otherwise it exits with the command's code.
-constexpr int kExitError = 1;  // unsafe lock file or run dir, I/O error
-constexpr int kExitUsage = 2;  // bad option, no command
+using exit_codes::lock::kExitBusy;
+using exit_codes::lock::kExitError;
+using exit_codes::lock::kExitUsage;
 
 constexpr char kUsage[] =
     "usage: otpu-lock [--dev PREFIX] [--wait SEC] [--prebuild MODEL:WF:HF]... "
@@ -86,7 +88,9 @@ bool ParseOptions(int argc, char** argv, Options* options) {
     std::fprintf(stderr, "otpu-lock: %s (see otpu-lock --help)\n", e.what());
     return false;
   }
-  if (options->help) std::cout << kUsage << "\n" << visible;
+  if (options->help) {
+    std::cout << kUsage << "\n" << visible << "\n" << exit_codes::ExitStatusHelp(exit_codes::Family::kLock);
+  }
   return true;
 }
 
@@ -134,7 +138,7 @@ int Main(int argc, char** argv) {
     StatusOr<std::unique_ptr<DeviceLock>> acquired = DeviceLock::Acquire(options.dev, *wait_seconds);
     if (!acquired.ok()) {
       std::fprintf(stderr, "otpu-lock: %s\n", acquired.status().message().c_str());
-      return acquired.status().code() == StatusCode::kUnavailable ? kBusyExitCode : kExitError;
+      return acquired.status().code() == StatusCode::kUnavailable ? kExitBusy : kExitError;
     }
     lock = std::move(acquired).value();
     // Like flock(1): the command inherits the locked descriptor, so the lock outlives a

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "base/exit_codes.h"
 #include "host/lock/device_lock.h"
 #include "base/testing/subprocess.h"
 #include "base/testing/temp_dir.h"
@@ -74,6 +75,13 @@ TEST_F(OtpuLockTest, LockIsReleasedAfterTheCommand) {
   ASSERT_EQ(Run({"true"}).exit_code, 0);
   EXPECT_EQ(ReadFile(tmp_.lock_path()), "");
   EXPECT_TRUE(DeviceLock::Acquire("/dev/xdma0", 0, tmp_.run_dir()).ok());
+}
+
+TEST_F(OtpuLockTest, HelpPrintsTheExitStatusTable) {
+  ProcessResult result = Run({"--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.out.find(exit_codes::ExitStatusHelp(exit_codes::Family::kLock)), std::string::npos)
+      << result.out;
 }
 
 TEST_F(OtpuLockTest, ExitsWithTheCommandsStatusWithoutDoubleDash) {

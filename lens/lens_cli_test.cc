@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "base/exit_codes.h"
 #include "lens/gzip.h"
 #include "lens/otpuprof.h"
 #include "lens/profile_json.h"
@@ -141,6 +142,11 @@ TEST_F(LensCliTest, HelpGoesToStdout) {
   Result r = Lens({"--help"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("lens record WORKLOAD..."), std::string::npos) << r.out;
+}
+
+TEST_F(LensCliTest, HelpPrintsTheExitStatusTable) {
+  Result r = Lens({"--help"});
+  EXPECT_NE(r.out.find(exit_codes::ExitStatusHelp(exit_codes::Family::kLens)), std::string::npos) << r.out;
 }
 
 TEST_F(LensCliTest, NoCommandIsAUsageError) { ExpectError(Lens({}), 2, "lens: no command"); }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/exit_codes.h"
 #include "lens/cli/commands.h"
 #include "lens/otpuprof.h"
 #include "lens/recorder.h"
@@ -162,6 +163,7 @@ int Main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     std::fputs(kUsage, stdout);
+    std::fputs(otpu::exit_codes::ExitStatusHelp(otpu::exit_codes::Family::kLens).c_str(), stdout);
     return kExitOk;
   }
   if (cmd == "list") return cli::List("lens", args);

@@ -1,14 +1,17 @@
-// Test helper: starts real processes (otpu-lock, sh) with a chosen environment, captures their
-// output and exit status with deadlines, so lock tests never hang.
+// Test helper over base/subprocess.h: starts real processes (otpu-lock, sh) with a chosen
+// environment, captures their output and exit status with deadlines, so tests never hang.
 #ifndef OTPU_BASE_TESTING_SUBPROCESS_H_
 #define OTPU_BASE_TESTING_SUBPROCESS_H_
 
 #include <sys/types.h>
 
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "base/subprocess.h"
 
 namespace otpu::testutil {
 
@@ -23,36 +26,29 @@ struct ProcessResult {
   double seconds = 0;     // wall time from start to exit
 };
 
-// A running child with stdin from /dev/null and stdout/stderr captured through pipes.
+// A running child (base/subprocess.h) with stdin from /dev/null and stdout/stderr captured.
 class TestProcess {
  public:
   // Starts argv[0] (PATH searched). `env` entries "NAME=VALUE" are set and "-NAME" unset, on
-  // top of ours minus OTPU_LOCK_HELD/PID/WAIT and OTPU_PREBUILD.
+  // top of ours minus OTPU_LOCK_HELD/PID/WAIT and OTPU_PREBUILD. Aborts when it cannot start.
   TestProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
   ~TestProcess();  // kills the process if it still runs
   TestProcess(const TestProcess&) = delete;
   TestProcess& operator=(const TestProcess&) = delete;
 
   // The child's pid.
-  pid_t pid() const { return pid_; }
+  pid_t pid() const { return process_->pid(); }
   // Waits up to `timeout_s` for a full stdout line; returns it without "\n", or "" on timeout.
-  std::string ReadLine(double timeout_s);
+  std::string ReadLine(double timeout_s) { return process_->ReadLine(timeout_s); }
   // Waits up to `timeout_s` for the process to exit (then SIGKILLs it) and collects the output.
   ProcessResult Wait(double timeout_s);
 
  private:
-  // Reads whatever the pipes have within `timeout_ms`; false once both reached end of file.
-  bool Pump(int timeout_ms);
-
-  pid_t pid_ = -1;
-  int out_fd_ = -1;
-  int err_fd_ = -1;
-  std::string out_;
-  std::string err_;
-  size_t out_consumed_ = 0;  // bytes of out_ already returned by ReadLine
-  double start_ = 0;
-  bool reaped_ = false;
+  std::unique_ptr<Subprocess> process_;
 };
+
+// `result` in the shape the tests check (exit_code -1 when a signal ended the process).
+ProcessResult ToProcessResult(const SubprocessResult& result);
 
 // Sets (or, for nullptr, unsets) an environment variable of this process for one scope.
 class ScopedEnv {

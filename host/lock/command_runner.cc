@@ -1,14 +1,14 @@
 #include "host/lock/command_runner.h"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
+#include <iterator>
+#include <memory>
+
+#include "base/subprocess.h"
 
 namespace otpu::host {
 namespace {
@@ -73,13 +73,8 @@ class SignalScope {
     if (active_) ::sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
   }
 
-  // In the child before exec: our handler must not run there (it would forward to nobody).
-  void ResetHandlersInChild() const {
-    if (!active_) return;
-    for (int i = 0; i < kNumForwarded; ++i) {
-      if (installed_[i]) ::signal(kForwarded[i], SIG_DFL);
-    }
-  }
+  // The mask from before this scope: the one the child execs with.
+  const sigset_t& old_mask() const { return old_mask_; }
 
  private:
   bool active_;
@@ -89,92 +84,39 @@ class SignalScope {
   bool installed_[kNumForwarded] = {};
 };
 
-// The child between fork and exec: only async-signal-safe calls from here on.
-[[noreturn]] void ExecChild(char* const* argv, const CommandOptions& options,
-                            const SignalScope& signals, int error_fd, pid_t parent) {
-  signals.ResetHandlersInChild();
-  if (options.own_process_group) ::setpgid(0, 0);
-  if (options.nice != 0 && ::nice(options.nice) == -1) {
-    // Not being niced is no reason to fail the command.
-  }
-  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-  if (::getppid() != parent) ::_exit(128 + SIGTERM);  // the parent died before prctl
-  if (options.exec_delay_ms > 0) {
-    struct timespec delay = {options.exec_delay_ms / 1000, (options.exec_delay_ms % 1000) * 1000000L};
-    while (::nanosleep(&delay, &delay) != 0 && errno == EINTR) {
-    }
-  }
-  signals.Unblock();
-  ::execvp(argv[0], argv);
-  const int exec_errno = errno;
-  ssize_t ignored = ::write(error_fd, &exec_errno, sizeof(exec_errno));
-  (void)ignored;
-  ::_exit(127);
-}
-
-Status StartFailure(const std::string& command, int exec_errno) {
-  std::string message = "cannot run '" + command + "': " + std::strerror(exec_errno);
-  if (exec_errno == ENOENT || exec_errno == ENOTDIR) return NotFound(message);
-  return InvalidArgument(message);
-}
-
-int ShellExitCode(int status) {
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
-}
-
-StatusOr<int> WaitFor(pid_t pid, const std::string& command) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return Internal("waiting for '" + command + "': " + std::strerror(errno));
-  }
-  return ShellExitCode(status);
-}
-
 }  // namespace
 
 StatusOr<int> RunCommand(const std::vector<std::string>& argv, const CommandOptions& options) {
   if (argv.empty()) return InvalidArgument("no command");
-  std::vector<char*> args;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
-
-  // The child reports a failed exec through this pipe; end of file means exec succeeded.
-  int error_pipe[2];
-  if (::pipe2(error_pipe, O_CLOEXEC) != 0) {
-    return Internal("cannot start '" + argv[0] + "': pipe: " + std::strerror(errno));
-  }
   // Blocked from before fork until the child has exec'd: an early signal waits, then goes to it.
   SignalScope signals(options.forward_signals);
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    const int fork_errno = errno;
-    ::close(error_pipe[0]);
-    ::close(error_pipe[1]);
-    return Internal("cannot start '" + argv[0] + "': fork: " + std::strerror(fork_errno));
+  SubprocessOptions start;
+  start.argv = argv;
+  start.in = Stream::Inherit();
+  start.inherit_fds = true;  // like a shell: the shared lock descriptor and a jobserver's pass
+  start.own_process_group = options.own_process_group;
+  start.nice = options.nice;
+  start.parent_death_signal = SIGTERM;  // a command must not run on after its lock is gone
+  if (options.forward_signals) {
+    start.hold_signals.assign(std::begin(kForwarded), std::end(kForwarded));
+    start.exec_sigmask = signals.old_mask();
   }
-  if (pid == 0) {
-    ::close(error_pipe[0]);
-    ExecChild(args.data(), options, signals, error_pipe[1], parent);
+  if (const int ms = options.exec_delay_ms; ms > 0) {
+    start.before_exec = [ms] {
+      struct timespec delay = {ms / 1000, (ms % 1000) * 1000000L};
+      while (::nanosleep(&delay, &delay) != 0 && errno == EINTR) {
+      }
+    };
   }
-  ::close(error_pipe[1]);
-  if (options.own_process_group) ::setpgid(pid, pid);  // also in the parent: no race either way
-  int exec_errno = 0;
-  ssize_t n;
-  do {
-    n = ::read(error_pipe[0], &exec_errno, sizeof(exec_errno));
-  } while (n < 0 && errno == EINTR);
-  ::close(error_pipe[0]);
-  if (n == static_cast<ssize_t>(sizeof(exec_errno))) {
-    (void)WaitFor(pid, argv[0]);
-    return StartFailure(argv[0], exec_errno);
-  }
+  ASSIGN_OR_RETURN(std::unique_ptr<Subprocess> child, Subprocess::Start(start));
   g_child_in_our_group = !options.own_process_group;
-  g_forward_target = options.own_process_group ? -pid : pid;
+  g_forward_target = options.own_process_group ? -child->pid() : child->pid();
   signals.Unblock();
-  return WaitFor(pid, argv[0]);
+  const SubprocessResult result = child->Wait();
+  if (!result.exited && result.signal == 0) {
+    return Internal("waiting for '" + argv[0] + "': its exit status was lost (SIGCHLD ignored?)");
+  }
+  return result.exit_code;
 }
 
 int ExitCodeForStartFailure(const Status& status) {

@@ -26,9 +26,6 @@ inline constexpr char kLockWaitEnv[] = "OTPU_LOCK_WAIT";
 // the lock stays held while any process of the command lives, even when otpu-lock is killed.
 inline constexpr char kLockFdsEnv[] = "OTPU_LOCK_FDS";
 
-// Exit code of every tool that found the device busy (Unavailable from Acquire/ForTool).
-inline constexpr int kBusyExitCode = 3;
-
 // Seconds a tool waits for a busy device: $OTPU_LOCK_WAIT, 0 (do not wait) when unset.
 // InvalidArgument naming the variable when it is not a non-negative number.
 StatusOr<double> LockWaitFromEnv();

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/exit_codes.h"
 #include "base/testing/subprocess.h"
 #include "lens/otpuprof.h"
 
@@ -99,6 +100,12 @@ TEST_F(OtpuLensCliTest, ListIsLenssList) {
   ASSERT_EQ(ours.code, 0);
   EXPECT_EQ(ours.out, theirs.out);
   EXPECT_NE(ours.out.find("qwen-tiny"), std::string::npos);
+}
+
+TEST_F(OtpuLensCliTest, HelpPrintsTheExitStatusTable) {
+  Result r = OtpuLens({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find(exit_codes::ExitStatusHelp(exit_codes::Family::kLens)), std::string::npos) << r.out;
 }
 
 TEST_F(OtpuLensCliTest, BadOptionsAreUsageErrorsOfOneLine) {

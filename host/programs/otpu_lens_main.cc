@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/exit_codes.h"
 #include "host/lock/device_lock.h"
 #include "host/stop_request.h"
 #include "host/programs/board_factory.h"
@@ -224,7 +225,7 @@ int Record(const std::vector<std::string>& args) {
   if (!choice.sim) {
     StatusOr<std::unique_ptr<DeviceLock>> held = DeviceLock::ForTool(choice.dev);
     if (!held.ok()) {
-      return Fail(held.status().code() == StatusCode::kUnavailable ? kBusyExitCode : kExitFailure,
+      return Fail(held.status().code() == StatusCode::kUnavailable ? lens::cli::kExitBusy : kExitFailure,
                   prog + held.status().message());
     }
     lock = std::move(*held);
@@ -254,6 +255,7 @@ int Main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     std::fputs(kUsage, stdout);
+    std::fputs(otpu::exit_codes::ExitStatusHelp(otpu::exit_codes::Family::kLens).c_str(), stdout);
     return kExitOk;
   }
   if (cmd == "record") return Record(args);

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "host/lock/device_lock.h"
+#include "base/exit_codes.h"
 #include "host/programs/board_factory.h"
 #include "host/xdma_emu/emulated_xdma.h"
 #include "host/xdma_emu/fault_plan.h"
@@ -29,9 +29,9 @@ namespace po = boost::program_options;
 namespace otpu::xdma_emu {
 namespace {
 
-constexpr int kExitError = 1;  // the board or the mount failed
-constexpr int kExitUsage = 2;  // bad option
-constexpr int kExitBusy = host::kBusyExitCode;  // the mount point is taken or not empty
+using exit_codes::xdma_emu::kExitBusy;
+using exit_codes::xdma_emu::kExitError;
+using exit_codes::xdma_emu::kExitUsage;
 
 constexpr char kUsage[] =
     "usage: otpu-xdma-emu MOUNTPOINT [--config sim|board] [--regmap 1|2] [--stall N] [--mem NAME]\n"
@@ -103,7 +103,7 @@ bool ParseOptions(int argc, char** argv, Options* options, std::vector<Fault>* f
     return false;
   }
   if (options->help) {
-    std::cout << kUsage << "\n" << visible;
+    std::cout << kUsage << "\n" << visible << "\n" << exit_codes::ExitStatusHelp(exit_codes::Family::kXdmaEmu);
     return true;
   }
   std::string error;

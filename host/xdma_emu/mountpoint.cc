@@ -7,45 +7,10 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+
+#include "base/mountinfo.h"
 
 namespace otpu::xdma_emu {
-namespace {
-
-// Undoes the octal escapes of /proc/self/mountinfo ("\040" is a space).
-std::string Unescape(const std::string& field) {
-  std::string out;
-  for (size_t i = 0; i < field.size(); ++i) {
-    if (field[i] == '\\' && i + 3 < field.size()) {
-      const std::string digits = field.substr(i + 1, 3);
-      if (digits.find_first_not_of("01234567") == std::string::npos) {
-        out.push_back(static_cast<char>(std::stoi(digits, nullptr, 8)));
-        i += 3;
-        continue;
-      }
-    }
-    out.push_back(field[i]);
-  }
-  return out;
-}
-
-// True when /proc/self/mountinfo lists `abs` as a mount point (bind mounts included, which
-// the device-number test misses).
-bool ListedAsMountPoint(const std::string& abs) {
-  std::ifstream mountinfo("/proc/self/mountinfo");
-  std::string line;
-  while (std::getline(mountinfo, line)) {
-    std::istringstream fields(line);
-    std::string id, parent, devno, root, mount_point;
-    if ((fields >> id >> parent >> devno >> root >> mount_point) && Unescape(mount_point) == abs) {
-      return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
 
 StatusOr<std::string> CheckMountpoint(const std::string& path) {
   struct stat st;
@@ -72,7 +37,7 @@ StatusOr<std::string> CheckMountpoint(const std::string& path) {
     return Internal(path + ": cannot check the mount point's parent: " + std::strerror(errno));
   }
   const bool is_root = st.st_dev == parent.st_dev && st.st_ino == parent.st_ino;
-  if (st.st_dev != parent.st_dev || is_root || ListedAsMountPoint(abs)) {
+  if (st.st_dev != parent.st_dev || is_root || IsMountPoint(abs)) {
     return Unavailable(path + ": busy: something is already mounted there (another "
                               "otpu-xdma-emu? unmount it with fusermount3 -u " + path + ")");
   }

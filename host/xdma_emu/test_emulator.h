@@ -1,5 +1,5 @@
-// Test helper: a real otpu-xdma-emu process serving a fresh temporary mount point, stopped
-// (SIGTERM) and cleaned up when the object goes away, so every test mounts for real.
+// Test helper: a real otpu-xdma-emu (emulator_process.h) serving a fresh temporary mount point,
+// stopped (SIGTERM) and cleaned up when the object goes away, so every test mounts for real.
 #ifndef OTPU_HOST_XDMA_EMU_TEST_EMULATOR_H_
 #define OTPU_HOST_XDMA_EMU_TEST_EMULATOR_H_
 
@@ -10,14 +10,12 @@
 #include <vector>
 
 #include "base/testing/subprocess.h"
+#include "host/xdma_emu/emulator_process.h"
 
 namespace otpu::xdma_emu::testing {
 
 // The emulator binary under test (set by the build).
 std::string EmulatorBinary();
-
-// True when something is mounted on `path` (per /proc/self/mountinfo).
-bool IsMounted(const std::string& path);
 
 // A fresh directory /tmp/otpu_xdma_test.XXXXXX with an empty `mnt` inside; removed (after a
 // lazy unmount if a test left a mount behind) on destruction.
@@ -28,7 +26,9 @@ class TempMount {
   TempMount(const TempMount&) = delete;
   TempMount& operator=(const TempMount&) = delete;
 
+  // The temporary directory.
   const std::string& dir() const { return dir_; }
+  // The empty directory inside it.
   const std::string& mountpoint() const { return mountpoint_; }
 
  private:
@@ -36,33 +36,29 @@ class TempMount {
   std::string mountpoint_;
 };
 
+// EmulatorProcess for tests: never fails to construct; ready() says whether it came up.
 class Emulator {
  public:
   // Starts `otpu-xdma-emu MOUNT --foreground ARGS...` and waits for the prefix line.
   explicit Emulator(const std::vector<std::string>& args = {});
-  // Stops it with SIGTERM if it still runs.
-  ~Emulator();
-  Emulator(const Emulator&) = delete;
-  Emulator& operator=(const Emulator&) = delete;
 
   // True once the emulator printed its prefix; else startup_output() says why.
-  bool ready() const { return !prefix_.empty(); }
+  bool ready() const { return process_ != nullptr; }
   // MOUNT/xdma0, the device prefix.
-  const std::string& prefix() const { return prefix_; }
-  const std::string& mountpoint() const { return mount_.mountpoint(); }
+  const std::string& prefix() const { return process_->prefix(); }
+  // The mount point it serves.
+  const std::string& mountpoint() const { return process_->mountpoint(); }
+  // Why it did not come up.
   std::string startup_output() const { return startup_output_; }
+  // The emulator's pid.
   pid_t pid() const { return process_->pid(); }
 
   // Sends `sig` and waits for the process to end (once; later calls return the same result).
   testutil::ProcessResult Stop(int sig, double timeout_s = 20);
 
  private:
-  TempMount mount_;
-  std::unique_ptr<testutil::TestProcess> process_;
-  std::string prefix_;
+  std::unique_ptr<EmulatorProcess> process_;
   std::string startup_output_;
-  bool stopped_ = false;
-  testutil::ProcessResult result_;
 };
 
 }  // namespace otpu::xdma_emu::testing

@@ -12,6 +12,8 @@
 #include <fstream>
 #include <vector>
 
+#include "base/exit_codes.h"
+#include "base/mountinfo.h"
 #include "base/testing/subprocess.h"
 #include "host/xdma_emu/test_emulator.h"
 #include "workloads/isa/defs.h"
@@ -22,7 +24,7 @@ namespace {
 using testutil::ProcessResult;
 using testutil::RunProcess;
 using testing::Emulator;
-using testing::IsMounted;
+using ::otpu::IsMountPoint;
 using testing::TempMount;
 
 constexpr int kBusyExit = 3;
@@ -45,7 +47,7 @@ TEST(XdmaEmu, ServesTheThreeDeviceFiles) {
   Emulator emu;
   ASSERT_TRUE(emu.ready()) << emu.startup_output();
   EXPECT_EQ(emu.prefix(), std::filesystem::canonical(emu.mountpoint()).string() + "/xdma0");
-  EXPECT_TRUE(IsMounted(std::filesystem::canonical(emu.mountpoint()).string()));
+  EXPECT_TRUE(IsMountPoint(std::filesystem::canonical(emu.mountpoint()).string()));
   for (const char* suffix : {"_user", "_h2c_0", "_c2h_0"}) {
     EXPECT_TRUE(std::filesystem::exists(emu.prefix() + suffix)) << suffix;
   }
@@ -143,7 +145,7 @@ TEST(XdmaEmu, SigtermUnmountsCleanlyAndExitsZero) {
   ProcessResult result = emu.Stop(SIGTERM);
   EXPECT_TRUE(result.exited) << "signal " << result.signal;
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_FALSE(IsMounted(mount));
+  EXPECT_FALSE(IsMountPoint(mount));
   EXPECT_TRUE(std::filesystem::is_empty(mount));
 }
 
@@ -154,7 +156,7 @@ TEST(XdmaEmu, SigintUnmountsCleanlyAndExitsZero) {
   ProcessResult result = emu.Stop(SIGINT);
   EXPECT_TRUE(result.exited) << "signal " << result.signal << ": " << result.err;
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_FALSE(IsMounted(mount));
+  EXPECT_FALSE(IsMountPoint(mount));
 }
 
 TEST(XdmaEmu, SecondEmulatorOnTheSameMountIsRefusedAsBusy) {
@@ -180,7 +182,7 @@ TEST(XdmaEmu, NonEmptyMountPointIsRefusedAsBusy) {
       RunProcess({testing::EmulatorBinary(), mount.mountpoint(), "--foreground"}, {}, 30);
   EXPECT_EQ(result.exit_code, kBusyExit);
   EXPECT_NE(result.err.find("busy: the mount point is not empty"), std::string::npos) << result.err;
-  EXPECT_FALSE(IsMounted(mount.mountpoint()));
+  EXPECT_FALSE(IsMountPoint(mount.mountpoint()));
 }
 
 TEST(XdmaEmu, MissingMountPointIsAnError) {
@@ -210,13 +212,21 @@ TEST(XdmaEmu, BadOptionsAreUsageErrors) {
   EXPECT_NE(none.err.find("no MOUNTPOINT"), std::string::npos);
 }
 
+TEST(XdmaEmu, HelpPrintsTheExitStatusTable) {
+  ProcessResult result = RunProcess({testing::EmulatorBinary(), "--help"}, {}, 30);
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.out.find(exit_codes::ExitStatusHelp(exit_codes::Family::kXdmaEmu)),
+            std::string::npos)
+      << result.out;
+}
+
 TEST(XdmaEmu, DetachedEmulatorPrintsThePrefixAndStopsOnUnmount) {
   TempMount mount;
   ProcessResult start = RunProcess({testing::EmulatorBinary(), mount.mountpoint()}, {}, 120);
   ASSERT_EQ(start.exit_code, 0) << start.err;
   const std::string abs = std::filesystem::canonical(mount.mountpoint()).string();
   EXPECT_EQ(start.out, abs + "/xdma0\n");
-  ASSERT_TRUE(IsMounted(abs));
+  ASSERT_TRUE(IsMountPoint(abs));
   {
     Fd user(abs + "/xdma0_user", O_RDONLY);
     uint32_t id = 0;
@@ -225,7 +235,7 @@ TEST(XdmaEmu, DetachedEmulatorPrintsThePrefixAndStopsOnUnmount) {
   }
   ProcessResult unmount = RunProcess({"fusermount3", "-u", abs}, {}, 30);
   EXPECT_EQ(unmount.exit_code, 0) << unmount.err;
-  EXPECT_FALSE(IsMounted(abs));
+  EXPECT_FALSE(IsMountPoint(abs));
 }
 
 }  // namespace

@@ -1,8 +1,6 @@
 #include "lens/app/app_server.h"
 
-#include <fcntl.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -11,6 +9,7 @@
 #include <filesystem>
 #include <httplib.h>
 
+#include "base/subprocess.h"
 #include "lens/file_io.h"
 #include "lens/app/html_export.h"
 
@@ -38,26 +37,12 @@ std::string FindExecutable(const std::string& command) {
 
 // Runs `exe url` in its own session, detached (double fork: no zombie, no terminal).
 Status SpawnDetached(const std::string& exe, const std::string& url) {
-  pid_t pid = ::fork();
-  if (pid < 0) return Internal("cannot start " + exe + ": fork failed");
-  if (pid == 0) {
-    ::setsid();
-    if (::fork() != 0) ::_exit(0);
-    int null = ::open("/dev/null", O_RDWR);
-    if (null >= 0) {
-      ::dup2(null, 0);
-      ::dup2(null, 1);
-      ::dup2(null, 2);
-    }
-    std::string a0 = exe, a1 = url;
-    char* argv[] = {a0.data(), a1.data(), nullptr};
-    ::execv(exe.c_str(), argv);
-    ::_exit(127);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return OkStatus();
+  SubprocessOptions options;
+  options.argv = {exe, url};
+  options.out = Stream::Null();
+  options.err = Stream::Null();
+  options.new_session = true;
+  return StartDetached(options);
 }
 
 // A small icon, so a browser's automatic /favicon.ico request is not a 404 in its console.

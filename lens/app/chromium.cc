@@ -2,9 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -81,48 +79,35 @@ StatusOr<std::unique_ptr<HeadlessChromium>> HeadlessChromium::Start(const std::s
   if (::pipe2(to, O_CLOEXEC) != 0 || ::pipe2(from, O_CLOEXEC) != 0) {
     return Internal("cannot create the DevTools pipes: " + std::string(std::strerror(errno)));
   }
-  const std::string log = c->dir_ + "/chromium.log";
-  std::vector<std::string> args = {binary,
-                                   "--headless",
-                                   "--no-sandbox",
-                                   "--disable-gpu",
-                                   "--disable-quic",
-                                   "--no-first-run",
-                                   "--disable-background-networking",
-                                   "--disable-component-update",
-                                   "--disable-sync",
-                                   "--disable-extensions",
-                                   "--mute-audio",
-                                   "--hide-scrollbars",
-                                   "--user-data-dir=" + c->dir_ + "/profile",
-                                   "--remote-debugging-pipe",
-                                   "--window-size=" + std::to_string(width) + "," + std::to_string(height),
-                                   "about:blank"};
-  pid_t pid = ::fork();
-  if (pid < 0) return Internal("cannot start " + binary + ": fork failed");
-  if (pid == 0) {
-    ::setpgid(0, 0);  // its renderers and helpers share a group the destructor can end
-    // Move the pipe ends above 4 first, so that dup2 onto 3 and 4 cannot clobber them.
-    int in = ::fcntl(to[0], F_DUPFD, 10), out = ::fcntl(from[1], F_DUPFD, 10);
-    ::dup2(in, 3);
-    ::dup2(out, 4);
-    int null = ::open("/dev/null", O_RDWR);
-    int err = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(null, 0);
-    ::dup2(null, 1);
-    ::dup2(err >= 0 ? err : null, 2);
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 1);
-    ::execv(binary.c_str(), argv.data());
-    ::_exit(127);
-  }
-  c->pid_ = pid;
+  SubprocessOptions options;
+  options.argv = {binary,
+                  "--headless",
+                  "--no-sandbox",
+                  "--disable-gpu",
+                  "--disable-quic",
+                  "--no-first-run",
+                  "--disable-background-networking",
+                  "--disable-component-update",
+                  "--disable-sync",
+                  "--disable-extensions",
+                  "--mute-audio",
+                  "--hide-scrollbars",
+                  "--user-data-dir=" + c->dir_ + "/profile",
+                  "--remote-debugging-pipe",
+                  "--window-size=" + std::to_string(width) + "," + std::to_string(height),
+                  "about:blank"};
+  options.env = {"DBUS_SESSION_BUS_ADDRESS=disabled:"};
+  options.fds = {{to[0], 3}, {from[1], 4}};  // --remote-debugging-pipe reads 3, writes 4
+  options.out = Stream::Null();
+  options.err = Stream::File(c->dir_ + "/chromium.log");
+  options.own_process_group = true;  // its renderers and helpers share a group Stop can end
+  StatusOr<std::unique_ptr<Subprocess>> process = Subprocess::Start(options);
   ::close(to[0]);
   ::close(from[1]);
   c->to_ = to[1];
   c->from_ = from[0];
+  if (!process.ok()) return Unavailable(process.status().message());
+  c->process_ = std::move(process).value();
 
   StatusOr<std::string> target = c->Call("Target.createTarget", R"({"url":"about:blank"})", false, 30);
   if (!target.ok()) return Unavailable(binary + " did not answer on its DevTools pipe: " + target.status().message());
@@ -149,26 +134,14 @@ StatusOr<std::unique_ptr<HeadlessChromium>> HeadlessChromium::Start(const std::s
 }
 
 HeadlessChromium::~HeadlessChromium() {
-  if (pid_ > 0 && to_ >= 0) {
+  if (process_ && to_ >= 0) {
     // Ask it to close, without waiting for an answer it may never send while shutting down.
     static constexpr char kClose[] = "{\"id\":999999,\"method\":\"Browser.close\",\"params\":{}}";
     (void)!::write(to_, kClose, sizeof kClose);  // sizeof counts the '\0' that ends a message
   }
   if (to_ >= 0) ::close(to_);
   if (from_ >= 0) ::close(from_);
-  if (pid_ > 0) {
-    int status = 0;
-    Clock::time_point t0 = Clock::now();
-    while (::waitpid(pid_, &status, WNOHANG) == 0) {
-      if (SecondsSince(t0) > 3) {
-        ::kill(-pid_, SIGKILL);
-        ::waitpid(pid_, &status, 0);
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    ::kill(-pid_, SIGKILL);  // helpers left behind in its group, if any
-  }
+  if (process_) process_->Stop(0, 3);  // then SIGKILL, its whole group
   if (!dir_.empty()) {
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);

@@ -4,13 +4,12 @@
 #ifndef OTPU_LENS_APP_CHROMIUM_H_
 #define OTPU_LENS_APP_CHROMIUM_H_
 
-#include <sys/types.h>
-
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "base/status.h"
+#include "base/subprocess.h"
 
 namespace otpu::lens {
 
@@ -48,7 +47,7 @@ class HeadlessChromium {
   bool ReadMessage(double timeout_s, std::string* message);
   void HandleEvent(const std::string& message);
 
-  pid_t pid_ = -1;
+  std::unique_ptr<Subprocess> process_;  // the browser, leading its own process group
   int to_ = -1;    // our end of chromium's fd 3 (commands)
   int from_ = -1;  // our end of chromium's fd 4 (answers and events)
   std::string buffer_;

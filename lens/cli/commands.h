@@ -9,10 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "base/exit_codes.h"
+
 namespace otpu::lens::cli {
 
-// Exit codes of both programs (docs/cli.md); 3 (device busy) is otpu-lens's alone.
-enum ExitCode { kExitOk = 0, kExitFailure = 1, kExitUsage = 2, kExitBusy = 3, kExitBadFile = 4 };
+// Exit codes of both programs (base/exit_codes.h); 3 (device busy) is otpu-lens's alone.
+using exit_codes::lens::kExitBadFile;
+using exit_codes::lens::kExitBusy;
+using exit_codes::lens::kExitFailure;
+using exit_codes::lens::kExitOk;
+using exit_codes::lens::kExitUsage;
 
 // Prints `line` on stderr and returns `code`.
 int Fail(int code, const std::string& line);

@@ -6,14 +6,15 @@
 #include <iostream>
 #include <string>
 
+#include "base/exit_codes.h"
 #include "workloads/models/tiny_checkpoint.h"
 
 namespace po = boost::program_options;
 
 namespace {
 
-constexpr int kExitError = 1;  // I/O failure
-constexpr int kExitUsage = 2;  // bad option
+using otpu::exit_codes::tools::kExitFailure;
+using otpu::exit_codes::tools::kExitUsage;
 
 constexpr char kUsage[] =
     "usage: otpu-mkcheckpoint DIR [--seed N] [--dtype bf16|f16|f32] [--shards N]\n"
@@ -48,7 +49,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   if (help) {
-    std::cout << kUsage << visible;
+    std::cout << kUsage << visible << "\n" << otpu::exit_codes::ExitStatusHelp(otpu::exit_codes::Family::kTools);
     return 0;
   }
   if (dir.empty()) {
@@ -82,7 +83,7 @@ int main(int argc, char** argv) {
   const otpu::Status status = otpu::models::WriteTinyCheckpoint(dir, options);
   if (!status.ok()) {
     std::fprintf(stderr, "otpu-mkcheckpoint: %s\n", status.message().c_str());
-    return kExitError;
+    return kExitFailure;
   }
   return 0;
 }

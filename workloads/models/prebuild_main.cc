@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string>
 
+#include "base/exit_codes.h"
 #include "workloads/models/image_cache.h"
 #include "workloads/models/model_source.h"
 #include "workloads/models/prebuild.h"
@@ -16,7 +17,8 @@ namespace po = boost::program_options;
 using namespace otpu;
 using namespace otpu::models;
 
-constexpr int kExitFailure = 1, kExitUsage = 2;
+using otpu::exit_codes::tools::kExitFailure;
+using otpu::exit_codes::tools::kExitUsage;
 constexpr const char* kUsage = "usage: otpu-prebuild MODEL:WF:HF [--cfg sim|board]\n";
 
 int Fail(int code, const std::string& line) {
@@ -39,7 +41,7 @@ int Main(int argc, char** argv) {
     return Fail(kExitUsage, e.what());
   }
   if (vm.count("help")) {
-    std::cout << kUsage;
+    std::cout << kUsage << otpu::exit_codes::ExitStatusHelp(otpu::exit_codes::Family::kTools);
     return 0;
   }
   if (!vm.count("spec") || vm["spec"].as<std::vector<std::string>>().size() != 1)

@@ -18,11 +18,10 @@ struct CapturedResult {
 };
 
 // Runs argv[0] (searched in PATH when it has no '/') with stdin from /dev/null and waits for
-// it. stdout and stderr go to anonymous memory files, not pipes, so a chatty child can never
-// block on a full pipe while we wait. host/lock's RunCommand does not capture output and the
-// test helper TestProcess aborts on errors, hence this small third runner.
-// NotFound when the program does not exist, Internal when it could not be started; both name
-// the program. A non-zero exit is not an error here: callers judge exit_code.
+// it, reading its stdout and stderr as they come (base/subprocess.h), so a chatty child never
+// blocks on a full pipe. NotFound when the program does not exist, Internal when it could not
+// be started; both name the program. A non-zero exit is not an error here: callers judge
+// exit_code.
 StatusOr<CapturedResult> RunCaptured(const std::vector<std::string>& argv);
 
 // `argv` as one shell-like line for messages: words with spaces or quotes are single-quoted.

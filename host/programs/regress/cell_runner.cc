@@ -10,7 +10,7 @@
 #include "host/card.h"
 #include "host/programs/board_factory.h"
 #include "host/programs/regress/baseline.h"
-#include "host/programs/regress/emulator_process.h"
+#include "host/xdma_emu/emulator_process.h"
 #include "lens/board_record.h"
 #include "lens/board_step_runner.h"
 #include "lens/build_hw_profile.h"
@@ -471,8 +471,8 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
 
   BoardRecording rec = std::move(*sim_rec);
   if (cell.transport == "card") {
-    StatusOr<std::unique_ptr<EmulatorProcess>> emu =
-        EmulatorProcess::Start(opts.emulator, EmulatorArgs(m, cell));
+    StatusOr<std::unique_ptr<xdma_emu::EmulatorProcess>> emu =
+        xdma_emu::EmulatorProcess::Start(opts.emulator, EmulatorArgs(m, cell));
     if (!emu.ok()) return all_error("card: " + emu.status().message());
     host::BoardChoice card_choice;
     card_choice.dev = (*emu)->prefix();

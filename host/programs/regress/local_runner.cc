@@ -1,8 +1,8 @@
 #include "host/programs/regress/local_runner.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,15 +14,18 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "base/strings.h"
+#include "base/subprocess.h"
+#include "base/unique_fd.h"
 #include "host/programs/regress/out_dir_lock.h"
 #include "lens/file_io.h"
-#include "base/strings.h"
-#include "base/unique_fd.h"
 #include "workloads/models/content_hash.h"
 
 namespace otpu::regress {
@@ -68,26 +71,21 @@ double Now() {
 // A cell running as a child process, its output in a log file.
 struct Child {
   Cell cell;
-  pid_t pid = -1;
+  std::unique_ptr<Subprocess> process;
   double start = 0;
 };
 
-pid_t Spawn(const std::vector<std::string>& argv, const std::string& log) {
+StatusOr<std::unique_ptr<Subprocess>> Spawn(const std::vector<std::string>& argv,
+                                             const std::string& log) {
   std::fflush(stdout);
   std::fflush(stderr);
-  const pid_t pid = ::fork();
-  if (pid != 0) return pid;
-  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd >= 0) {
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-  }
-  std::vector<char*> ptrs;
-  std::vector<std::string> copy = argv;
-  for (std::string& a : copy) ptrs.push_back(a.data());
-  ptrs.push_back(nullptr);
-  ::execv(ptrs[0], ptrs.data());
-  std::_Exit(127);
+  SubprocessOptions options;
+  options.argv = argv;
+  options.in = Stream::Inherit();
+  options.out = Stream::File(log);
+  options.err_to_out = true;
+  options.inherit_fds = true;
+  return Subprocess::Start(options);
 }
 
 }  // namespace
@@ -301,19 +299,25 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
       if (opts.keep_profiles) argv.push_back("--keep-profiles");
       if (!opts.inject.empty()) argv.insert(argv.end(), {"--inject-trace-flip", opts.inject});
       if (!opts.emulator.empty()) argv.insert(argv.end(), {"--emulator", opts.emulator});
-      const pid_t pid = Spawn(argv, opts.out_dir + "/logs/" + c.FileName() + ".log");
-      if (pid < 0) {
-        std::fprintf(stderr, "otpu-regress run: fork failed\n");
+      StatusOr<std::unique_ptr<Subprocess>> process =
+          Spawn(argv, opts.out_dir + "/logs/" + c.FileName() + ".log");
+      if (!process.ok()) {
+        std::fprintf(stderr, "otpu-regress run: %s\n", process.status().message().c_str());
         continue;
       }
-      running.push_back({c, pid, Now()});
+      running.push_back({c, std::move(process).value(), Now()});
     }
-    int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, 0);
-    if (pid < 0) break;
-    for (size_t i = 0; i < running.size(); ++i) {
-      if (running[i].pid != pid) continue;
-      const Child child = running[i];
+    if (running.empty()) break;
+    // Sleep until some cell has ended, without reaping it: its handle reaps it below.
+    siginfo_t info;
+    if (::waitid(P_ALL, 0, &info, WEXITED | WNOWAIT) != 0 && errno != EINTR) break;
+    for (size_t i = 0; i < running.size();) {
+      const std::optional<SubprocessResult> ended = running[i].process->TryWait();
+      if (!ended) {
+        ++i;
+        continue;
+      }
+      const Child child = std::move(running[i]);
       running.erase(running.begin() + long(i));
       ++done;
       const std::string path = opts.out_dir + "/cells/" + child.cell.FileName() + ".json";
@@ -334,8 +338,8 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
         e.command = ReproduceCommand(m, child.cell, opts.baselines_dir, default_baselines);
         e.wall_s = Now() - child.start;
         const std::string why =
-            WIFSIGNALED(status) ? StrFormat("the cell process was killed by signal %d", WTERMSIG(status))
-                                : StrFormat("the cell process exited %d without a result", WEXITSTATUS(status));
+            !ended->exited ? StrFormat("the cell process was killed by signal %d", ended->signal)
+                           : StrFormat("the cell process exited %d without a result", ended->exit_code);
         for (const char* name : kVerdictNames) {
           e.verdicts.push_back({name, Outcome::kError, why + "; log: logs/" + child.cell.FileName() + ".log", ""});
         }

@@ -7,20 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "base/exit_codes.h"
 #include "host/programs/regress/cell_runner.h"
 #include "host/programs/regress/matrix.h"
 #include "host/programs/regress/report.h"
 
 namespace otpu::regress {
 
-// Exit codes of otpu-regress (docs/regress.md).
-enum ExitCode {
-  kExitPass = 0,      // every verdict passed
-  kExitFail = 1,      // some verdict failed (a finding)
-  kExitUsage = 2,     // bad command line
-  kExitBadInput = 4,  // unreadable or invalid matrix, baseline or index
-  kExitInfra = 5,     // a cell could not be judged (crash, emulator, Slurm): nothing failed
-};
+// Exit codes of otpu-regress (base/exit_codes.h).
+using exit_codes::regress::kExitBadInput;
+using exit_codes::regress::kExitFail;
+using exit_codes::regress::kExitInfra;
+using exit_codes::regress::kExitPass;
+using exit_codes::regress::kExitUsage;
 
 // The exit code an index stands for.
 int ExitCodeOf(const Index& index);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/exit_codes.h"
 #include "base/testing/subprocess.h"
 
 namespace otpu::regress {
@@ -250,6 +251,13 @@ TEST_F(OtpuRegressTest, ErrorsAreOneLineWithDocumentedCodes) {
   EXPECT_NE(ErrorLine({"run", (dir_ / "m.json").string(), "--inject-trace-flip", "x"}, 2)
                 .find("--inject-trace-flip x"),
             std::string::npos);
+}
+
+TEST_F(OtpuRegressTest, HelpPrintsTheExitStatusTable) {
+  Result r = Regress({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find(exit_codes::ExitStatusHelp(exit_codes::Family::kRegress)), std::string::npos)
+      << r.out;
 }
 
 TEST_F(OtpuRegressTest, ListPrintsTheSelectedCells) {

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/exit_codes.h"
 #include "host/programs/regress/out_dir_lock.h"
 #include "host/programs/regress/cell_runner.h"
 #include "host/programs/regress/local_runner.h"
@@ -34,8 +35,7 @@ constexpr const char* kUsage =
     "       otpu-regress merge DIR\n"
     "       otpu-regress slurm MATRIX [--out DIR] [--wait] [--max-parallel K] [--only REGEX]\n"
     "                          [--sbatch-arg ARG]...\n"
-    "Exit codes: 0 passed, 1 a verdict failed, 2 usage, 4 bad matrix/baseline/index, 5 a cell\n"
-    "could not be judged (infrastructure). See docs/regress.md.\n";
+    "See docs/regress.md.\n";
 
 int Fail(int code, const std::string& line) {
   std::cerr << line << "\n";
@@ -52,7 +52,9 @@ std::string SelfPath() {
 std::string FindEmulator() {
   if (const char* e = std::getenv("OTPU_XDMA_EMU")) return e;
   const fs::path self = fs::path(SelfPath()).parent_path();
-  for (const fs::path& p : {self / "../xdma_emu/otpu-xdma-emu", self / "otpu-xdma-emu",
+  // The build tree keeps otpu-regress in host/programs/regress, otpu-xdma-emu in host/xdma_emu.
+  for (const fs::path& p : {self / "../../xdma_emu/otpu-xdma-emu", self / "../xdma_emu/otpu-xdma-emu",
+                            self / "otpu-xdma-emu",
                             self / "../../host/xdma_emu/otpu-xdma-emu"}) {
     std::error_code ec;
     if (fs::exists(p, ec)) return fs::weakly_canonical(p).string();
@@ -303,6 +305,7 @@ int Main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     std::fputs(kUsage, stdout);
+    std::fputs(otpu::exit_codes::ExitStatusHelp(otpu::exit_codes::Family::kRegress).c_str(), stdout);
     return kExitPass;
   }
   if (cmd == "run") return Run(args);

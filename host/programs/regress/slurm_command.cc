@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/exit_codes.h"
 #include "host/programs/regress/captured_command.h"
 #include "host/programs/regress/slurm_backend.h"
 
@@ -19,12 +20,10 @@ namespace {
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
 
-// otpu-regress's documented exit codes (docs/regress.md): the values of ExitCode in
-// local_runner.h, repeated so this library (and its stand-in test) needs none of the runner.
-constexpr int kExitPassed = 0;
-constexpr int kExitUsage = 2;
-constexpr int kExitBadInput = 4;
-constexpr int kExitInfra = 5;
+using exit_codes::regress::kExitBadInput;
+using exit_codes::regress::kExitInfra;
+using exit_codes::regress::kExitPass;
+using exit_codes::regress::kExitUsage;
 
 constexpr char kUsage[] =
     "usage: otpu-regress slurm MATRIX [--out DIR] [--wait] [--max-parallel K] [--only REGEX]\n"
@@ -99,7 +98,7 @@ int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare) {
   }
   if (vm.count("help")) {
     std::cout << kUsage << named;
-    return kExitPassed;
+    return kExitPass;
   }
   if (matrix.empty()) return Fail(kExitUsage, "expected a MATRIX file (see --help)");
   if (options.max_parallel < 0) return Fail(kExitUsage, "--max-parallel must be 0 or more");
@@ -153,7 +152,7 @@ int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare) {
             << "otpu-regress slurm: merge job " << submission->merge_job << " (afterany:"
             << submission->array_job << ", merges into " << options.out_dir << "/index.json)\n"
             << std::flush;
-  if (!vm.count("wait")) return kExitPassed;
+  if (!vm.count("wait")) return kExitPass;
 
   SlurmWaitOptions wait;
   // Progress: results written into cells/ since the submission (older ones are from an

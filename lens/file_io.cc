@@ -17,32 +17,38 @@ Status Errno(const std::string& what, int err) {
 
 }  // namespace
 
-StatusOr<std::string> ReadWholeFile(const std::string& path) {
+StatusOr<UniqueFd> OpenRegularFile(const std::string& path) {
   // O_NONBLOCK: a FIFO must not block the open; only regular files are read (a FIFO or
   // /dev/zero never ends).
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return Errno(path, errno);
-  std::string out;
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd.valid()) return Errno(path, errno);
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
+  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
     return DataLoss(path + ": not a regular file");
   }
-  out.reserve(size_t(st.st_size));
+  return fd;
+}
+
+StatusOr<std::string> ReadWholeFd(int fd, const std::string& path) {
+  std::string out;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0) out.reserve(size_t(st.st_size));
   char buf[1 << 16];
+  off_t at = 0;
   while (true) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
+    ssize_t n = ::pread(fd, buf, sizeof buf, at);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      return Errno(path + ": read failed", err);
-    }
+    if (n < 0) return Errno(path + ": read failed", errno);
     if (n == 0) break;
     out.append(buf, size_t(n));
+    at += n;
   }
-  ::close(fd);
   return out;
+}
+
+StatusOr<std::string> ReadWholeFile(const std::string& path) {
+  ASSIGN_OR_RETURN(UniqueFd fd, OpenRegularFile(path));
+  return ReadWholeFd(fd.get(), path);
 }
 
 Status WriteFileAtomically(const std::string& path, std::string_view data) {

@@ -13,6 +13,7 @@
 
 #include "base/exit_codes.h"
 #include "lens/gzip.h"
+#include "lens/read_limits.h"
 #include "lens/otpuprof.h"
 #include "lens/profile_json.h"
 #include "lens/synthetic.h"
@@ -409,6 +410,38 @@ TEST_F(LensCliTest, DeeplyNestedProfileIsABadFileForEveryCommand) {
   ExpectError(Lens({"info", PathOf("deep.otpuprof")}), 4, want);
   ExpectError(Lens({"summary", PathOf("deep.otpuprof")}), 4, want);
   ExpectError(Lens({"html", PathOf("deep.otpuprof"), "-o", PathOf("deep.html")}), 4, want);
+}
+
+// A profile whose first slice's `busy` holds `zeros` zeros (gzip makes it small).
+std::string ZerosProfile(uint64_t zeros) {
+  std::string json = *ProfileFileToJson(SyntheticFile({ProfileKind::kIsa}, 20));
+  std::string pad = "\"busy\":[0";
+  pad.reserve(2 * zeros + 16);
+  for (uint64_t i = 1; i < zeros; ++i) pad += ",0";
+  const size_t at = json.find("\"busy\":[");
+  json.replace(at, json.find(']', at) + 1 - at, pad + "]");
+  return *GzipCompress(json, 1);
+}
+
+// A 2 MB file (a profile plus an array of 10^9 zeros) took 9.46 GB and crashed `lens info`.
+// One element past the array limit, in 1 GiB of address space: refused while inflating.
+TEST_F(LensCliTest, ArrayPastTheElementLimitIsABadFileReadInBoundedMemory) {
+  Spit("bomb.otpuprof", ZerosProfile(kMaxArrayElements + 1));
+  const std::string limit = "an array of more than " + std::to_string(kMaxArrayElements) +
+                            " elements, the limit of a profile file";
+  for (const char* cmd : {"info", "summary"}) {
+    Result r = Lens({cmd, PathOf("bomb.otpuprof")}, 1024);
+    ExpectError(r, 4, "lens " + std::string(cmd) + ": " + PathOf("bomb.otpuprof") + ": at byte ");
+    EXPECT_NE(r.err.find(limit), std::string::npos) << r.err;
+  }
+}
+
+// Under a memory limit the reader crashed (RapidJSON writes through a failed malloc) or ended
+// with a bare std::bad_alloc; a file within the limits that does not fit is named instead.
+TEST_F(LensCliTest, OutOfMemoryWhileReadingIsAFailureNamingTheFile) {
+  Spit("run.otpuprof", ZerosProfile(kMaxArrayElements));
+  ExpectError(Lens({"info", PathOf("run.otpuprof")}, 256), 1,
+              "lens info: " + PathOf("run.otpuprof") + ": out of memory reading the profile");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "lens/otpuprof.h"
 
 #include <cstdio>
+#include <new>
 
 #include "lens/file_io.h"
 #include "lens/gzip.h"
@@ -17,20 +18,26 @@ Status Write(const std::string& path, const ProfileFile& file) {
   return WriteFileAtomically(path, *gz);
 }
 
-StatusOr<ProfileFile> ReadBytes(std::string bytes, const std::string& name) {
-  if (IsGzip(bytes)) {
-    StatusOr<std::string> inflated = GzipDecompress(bytes);
-    if (!inflated.ok()) return inflated.status().WithContext(name);
-    bytes = std::move(inflated).value();
+StatusOr<ProfileFile> ReadBytes(std::string_view bytes, const std::string& name,
+                                const ReadLimits& limits) {
+  try {
+    StatusOr<ProfileFile> file = ProfileFileFromBytes(bytes, limits);
+    if (!file.ok()) return file.status().WithContext(name);
+    return file;
+  } catch (const std::bad_alloc&) {
+    // The limits bound what a file may ask for, but not what this machine (or ulimit) has.
+    return Internal(name + ": out of memory reading the profile (" +
+                             std::to_string(bytes.size()) + " bytes of file)");
   }
-  StatusOr<ProfileFile> file = ProfileFileFromJson(std::move(bytes));
-  if (!file.ok()) return file.status().WithContext(name);
-  return file;
 }
 
-StatusOr<ProfileFile> Read(const std::string& path) {
-  ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path));
-  return ReadBytes(std::move(bytes), path);
+StatusOr<ProfileFile> Read(const std::string& path, const ReadLimits& limits) {
+  try {
+    ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path));
+    return ReadBytes(bytes, path, limits);
+  } catch (const std::bad_alloc&) {
+    return Internal(path + ": out of memory reading the file");
+  }
 }
 
 }  // namespace otpu::lens

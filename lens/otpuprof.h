@@ -3,8 +3,10 @@
 #define OTPU_LENS_OTPUPROF_H_
 
 #include <string>
+#include <string_view>
 
 #include "lens/profile.h"
+#include "lens/read_limits.h"
 #include "base/status.h"
 
 namespace otpu::lens {
@@ -17,13 +19,15 @@ inline constexpr int kGzipLevel = 6;
 // the path (Internal for I/O, InvalidArgument for an unwritable value).
 Status Write(const std::string& path, const ProfileFile& file);
 
-// Reads a profile file, gzip-compressed (detected by the 1f 8b magic) or plain JSON. Errors
-// start with `path`: NotFound / Internal for I/O, DataLoss for a file that is corrupt, not a
-// profile, or of a newer version.
-StatusOr<ProfileFile> Read(const std::string& path);
+// Reads a profile file, gzip-compressed (detected by the 1f 8b magic) or plain JSON, inflating
+// while parsing, within `limits` (docs/profile.md). Errors start with `path`: NotFound /
+// Internal for I/O, DataLoss for a file that is corrupt, not a profile, of a newer version or
+// past a limit, Internal "out of memory" when this machine (or ulimit) runs out first.
+StatusOr<ProfileFile> Read(const std::string& path, const ReadLimits& limits = ReadLimits());
 
-// The same from bytes in memory; `name` starts error messages.
-StatusOr<ProfileFile> ReadBytes(std::string bytes, const std::string& name);
+// The same from bytes in memory (borrowed); `name` starts error messages.
+StatusOr<ProfileFile> ReadBytes(std::string_view bytes, const std::string& name,
+                                const ReadLimits& limits = ReadLimits());
 
 }  // namespace otpu::lens
 

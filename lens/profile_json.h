@@ -3,8 +3,10 @@
 #define OTPU_LENS_PROFILE_JSON_H_
 
 #include <string>
+#include <string_view>
 
 #include "lens/profile.h"
+#include "lens/read_limits.h"
 #include "base/status.h"
 
 namespace otpu::lens {
@@ -13,11 +15,16 @@ namespace otpu::lens {
 // cannot be written (NaN or infinity), naming its key.
 StatusOr<std::string> ProfileFileToJson(const ProfileFile& file);
 
-// Parses a profile file from JSON. `text` is parsed in place (strings are not copied twice).
+// Parses a profile file from JSON text, within the default ReadLimits.
 // Rejects another `format`, a newer `version`, invalid JSON (naming the byte offset), missing
 // required keys and wrong types (naming the key path, e.g. "profiles[0].instrs[3]"); optional
 // keys take their defaults. Every failure is DataLoss.
-StatusOr<ProfileFile> ProfileFileFromJson(std::string text);
+StatusOr<ProfileFile> ProfileFileFromJson(std::string_view text);
+
+// Parses a profile file from its bytes (gzip, detected by the 1f 8b magic, or plain JSON),
+// inflating while parsing, within `limits`: the same checks as ProfileFileFromJson, and
+// DataLoss naming the limit when the text, an array or the file's values exceed it.
+StatusOr<ProfileFile> ProfileFileFromBytes(std::string_view bytes, const ReadLimits& limits);
 
 }  // namespace otpu::lens
 

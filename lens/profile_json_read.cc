@@ -1,5 +1,6 @@
-// ProfileFileFromJson: a RapidJSON SAX parse (profile_sax.h) that sends instruction rows to
-// structs and the rest to a small Document, then the Document into structs, key by key.
+// ProfileFileFromBytes: a RapidJSON SAX parse of the streamed text (profile_text_stream.h,
+// within read_limits.h) that sends instruction rows to structs and the rest to a small
+// Document, then the Document into structs, key by key.
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 
@@ -8,12 +9,14 @@
 
 #include "lens/profile_json.h"
 #include "lens/profile_sax.h"
+#include "lens/profile_text_stream.h"
+#include "lens/read_limits.h"
 #include "base/json.h"
 
 namespace otpu::lens {
 namespace {
 
-using rapidjson::Value;
+using Value = ProfileDocument::ValueType;
 
 std::string Join(const std::string& path, const char* key) {
   return path.empty() ? std::string(key) : path + "." + key;
@@ -366,27 +369,36 @@ Status CheckReferences(const Profile& p, const std::string& path) {
 
 }  // namespace
 
-StatusOr<ProfileFile> ProfileFileFromJson(std::string text) {
-  RETURN_IF_ERROR(CheckJsonNumbers(text, ""));  // before the full-precision parse (json.h)
-  rapidjson::Document doc;
-  rapidjson::InsituStringStream in(text.data());
+StatusOr<ProfileFile> ProfileFileFromJson(std::string_view text) {
+  return ProfileFileFromBytes(text, ReadLimits());
+}
+
+StatusOr<ProfileFile> ProfileFileFromBytes(std::string_view bytes, const ReadLimits& limits) {
+  ProfileDocument doc;
+  ProfileTextStream in(bytes, limits);
   std::function<size_t()> tell = [&in] { return in.Tell(); };
-  ProfileSaxHandler handler(&doc, &tell, text.size());
-  JsonGuard<ProfileSaxHandler> guard(&handler);  // depth and duplicate keys (json.h)
+  ProfileSaxHandler handler(&doc, &tell, size_t(in.SizeHint()));
+  JsonLimitGuard<ProfileSaxHandler> limited(&handler, limits);  // read_limits.h
+  JsonGuard<JsonLimitGuard<ProfileSaxHandler>> guard(&limited);  // depth, duplicate keys (json.h)
   rapidjson::ParseResult parsed;
   struct Generator {
     rapidjson::ParseResult* parsed;
-    JsonGuard<ProfileSaxHandler>* handler;
-    rapidjson::InsituStringStream* in;
-    bool operator()(rapidjson::Document&) {
-      constexpr unsigned kFlags = rapidjson::kParseInsituFlag | rapidjson::kParseFullPrecisionFlag |
-                                  rapidjson::kParseIterativeFlag;
-      rapidjson::Reader reader;
+    JsonGuard<JsonLimitGuard<ProfileSaxHandler>>* handler;
+    ProfileTextStream* in;
+    bool operator()(ProfileDocument&) {
+      constexpr unsigned kFlags = rapidjson::kParseFullPrecisionFlag | rapidjson::kParseIterativeFlag;
+      rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>, ThrowingAllocator> reader;
       *parsed = reader.Parse<kFlags>(*in, *handler);
       return !parsed->IsError();
     }
   } generator{&parsed, &guard, &in};
   doc.Populate(generator);
+  // The stream's error first: the parser only saw the text end early.
+  RETURN_IF_ERROR(in.error());
+  if (parsed.IsError() && !limited.error().empty()) {
+    return DataLoss("at byte " + std::to_string(parsed.Offset()) + ": " + limited.error() +
+                    " (docs/profile.md)");
+  }
   if (parsed.IsError()) return JsonParseError("", parsed, guard.state());
 
   ProfileFile file;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <new>
 #include <limits>
 
 namespace otpu::lens {
@@ -23,6 +25,25 @@ bool Fits32(int64_t v) {
 }
 
 }  // namespace
+
+void* ThrowingAllocator::Malloc(size_t size) {
+  if (size == 0) return nullptr;
+  void* p = std::malloc(size);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+void* ThrowingAllocator::Realloc(void* original, size_t, size_t new_size) {
+  if (new_size == 0) {
+    std::free(original);
+    return nullptr;
+  }
+  void* p = std::realloc(original, new_size);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+void ThrowingAllocator::Free(void* p) { std::free(p); }
 
 std::string ProfileSaxHandler::RowPath() const {
   return "profiles[" + std::to_string(rows_.size() - 1) + "].instrs[" + std::to_string(row_) + "]";
@@ -70,7 +91,7 @@ bool ProfileSaxHandler::Integer(int64_t v) {
     case Mode::kForward:
       return InRows() ? NotARow("a number") : doc_.Int64(v);
     case Mode::kCounters:
-      cur_.counters.push_back({std::string(counter_), v});
+      cur_.counters.push_back({counter_, v});
       return true;
     case Mode::kSkipRow:
       return true;
@@ -210,7 +231,7 @@ bool ProfileSaxHandler::StartObject() {
       }
       if (depth_ == 2 && in_profiles_) {
         rows_.emplace_back();
-        key3_ = {};
+        key3_.clear();
       }
       ++depth_;
       return doc_.StartObject();
@@ -234,11 +255,11 @@ bool ProfileSaxHandler::StartObject() {
 bool ProfileSaxHandler::Key(const char* str, rapidjson::SizeType length, bool copy) {
   switch (mode_) {
     case Mode::kForward:
-      if (depth_ == 1) key1_ = std::string_view(str, length);
-      if (depth_ == 3) key3_ = std::string_view(str, length);
+      if (depth_ == 1) key1_.assign(str, length);
+      if (depth_ == 3) key3_.assign(str, length);
       return doc_.Key(str, length, copy);
     case Mode::kCounters:
-      counter_ = std::string_view(str, length);
+      counter_.assign(str, length);
       return true;
     default:
       return true;
@@ -249,7 +270,7 @@ bool ProfileSaxHandler::EndObject(rapidjson::SizeType members) {
   --depth_;
   switch (mode_) {
     case Mode::kForward:
-      if (depth_ == 2 && in_profiles_) key3_ = {};
+      if (depth_ == 2 && in_profiles_) key3_.clear();
       return doc_.EndObject(members);
     case Mode::kCounters:
       mode_ = Mode::kRow;

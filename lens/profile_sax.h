@@ -17,15 +17,31 @@
 
 namespace otpu::lens {
 
-// A RapidJSON Reader handler. Strings must outlive the Document (parse in situ). A malformed
+// RapidJSON's CrtAllocator returns null when malloc fails, and RapidJSON then writes through
+// it (SIGSEGV under a memory limit); this one throws std::bad_alloc, which Read reports
+// naming the file.
+struct ThrowingAllocator {
+  static const bool kNeedFree = true;
+  void* Malloc(size_t size);
+  void* Realloc(void* original, size_t original_size, size_t new_size);
+  static void Free(void* p);
+};
+
+// The Document (and its values) of a profile's non-row parts.
+using ProfileDocument =
+    rapidjson::GenericDocument<rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<ThrowingAllocator>,
+                               ThrowingAllocator>;
+
+// A RapidJSON Reader handler; strings and keys it is given are copied (the parse is not in
+// situ: the text is streamed, profile_text_stream.h). A malformed
 // row does not stop the parse: its error is kept (first one only) and reported by the caller
 // after `format` and `version` have been checked, which may say why the rows look foreign.
 class ProfileSaxHandler {
  public:
   // Values other than instruction rows are forwarded to `doc` (borrowed). `tell` (borrowed,
-  // may be null) says how far the parse has got in a text of `text_bytes`: it lets the row
-  // vector be sized once instead of growing.
-  ProfileSaxHandler(rapidjson::Document* doc, const std::function<size_t()>* tell,
+  // may be null) says how far the parse has got in a text of about `text_bytes` (0: unknown):
+  // it lets the row vector be sized once instead of growing.
+  ProfileSaxHandler(ProfileDocument* doc, const std::function<size_t()>* tell,
                     size_t text_bytes)
       : doc_(*doc), tell_(tell), text_bytes_(text_bytes) {}
 
@@ -65,7 +81,7 @@ class ProfileSaxHandler {
   void ColumnError(const char* want, const char* got);
   std::string RowPath() const;
 
-  rapidjson::Document& doc_;
+  ProfileDocument& doc_;
   const std::function<size_t()>* tell_;
   size_t text_bytes_;
   size_t sample_start_ = 0;  // text offset of the current profile's first row
@@ -74,14 +90,14 @@ class ProfileSaxHandler {
 
   Mode mode_ = Mode::kForward;
   int depth_ = 0;             // containers open around the current position
-  std::string_view key1_;     // last key of the root object
-  std::string_view key3_;     // last key of the current profile object
+  std::string key1_;          // last key of the root object
+  std::string key3_;          // last key of the current profile object
   bool in_profiles_ = false;  // depth 2 is the root's "profiles" array
   bool in_instrs_ = false;    // depth 4 is the current profile's "instrs" array
   int64_t row_ = 0;           // index of the current row in instrs
   int column_ = 0;            // next column of the current row
   InstrRow cur_;
-  std::string_view counter_;  // key of the unit counter being read
+  std::string counter_;       // key of the unit counter being read
 };
 
 }  // namespace otpu::lens

@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config ccache git
   verilator libsystemc-dev
   libboost-program-options-dev libgtest-dev libgmock-dev
-  rapidjson-dev libdeflate-dev libpcre2-dev libicu-dev
+  rapidjson-dev libdeflate-dev zlib1g-dev libpcre2-dev libicu-dev
   libfuse3-dev fuse3 libcpp-httplib-dev
   chromium python3 gzip libxml2-utils
   slurmctld slurmd slurm-client munge

@@ -1,6 +1,7 @@
 #include "lens/app/app_server.h"
 
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -58,16 +59,33 @@ bool IsOwnHost(std::string host, int port) {
   return host == kAppServerHost + p || host == "localhost" + p;
 }
 
+// The bytes of the file opened at start (`fd`, named `path`). Its link count says whether the
+// path still names it: 0 after a removal or a re-record's rename, and then the path names
+// another file, which was never checked.
+StatusOr<std::string> ServedBytes(int fd, const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return Internal(path + ": cannot stat the opened file");
+  if (st.st_nlink == 0) {
+    return NotFound(path + ": removed or replaced since lens open started; restart it to serve "
+                           "the new file");
+  }
+  return ReadWholeFd(fd, path);
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<AppServer>> AppServer::Create(std::string page, std::string profile_path,
-                                                       int port) {
+                                                       int port, UniqueFd profile_fd) {
   if (port < 0 || port > 65535) {
     return InvalidArgument("port " + std::to_string(port) + ": expected 0 (any free port) to 65535");
   }
   std::unique_ptr<AppServer> s(new AppServer());
   s->page_ = std::move(page);
   s->profile_path_ = std::move(profile_path);
+  if (!s->profile_path_.empty() && !profile_fd.valid()) {
+    ASSIGN_OR_RETURN(profile_fd, OpenRegularFile(s->profile_path_));
+  }
+  s->profile_fd_ = std::move(profile_fd);
   s->server_ = std::make_unique<httplib::Server>();
   httplib::Server& srv = *s->server_;
   // httplib's default adds SO_REUSEPORT, which would let a second `lens open --port N` share the
@@ -116,7 +134,7 @@ StatusOr<std::unique_ptr<AppServer>> AppServer::Create(std::string page, std::st
       res.set_content("no profile: lens open was started without a FILE", "text/plain");
       return;
     }
-    StatusOr<std::string> bytes = ReadWholeFile(self->profile_path_);
+    StatusOr<std::string> bytes = ServedBytes(self->profile_fd_.get(), self->profile_path_);
     if (!bytes.ok()) {
       res.status = 500;
       res.set_content(bytes.status().message(), "text/plain");

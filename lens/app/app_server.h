@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "base/unique_fd.h"
 
 namespace httplib {
 class Server;
@@ -22,10 +23,13 @@ namespace otpu::lens {
 class AppServer {
  public:
   // Starts serving `page` at / and, unless `profile_path` is empty, the bytes of that file at
-  // /profile (read at each request, so a reload shows a re-recorded file), on 127.0.0.1:`port`
-  // (0 = any free port). Unavailable naming the address when it cannot listen.
+  // /profile, on 127.0.0.1:`port` (0 = any free port). The file is opened once, here (or is
+  // `profile_fd`, the caller's checked descriptor of it): requests read that file again (a
+  // rewrite in place shows on reload) but never reopen the path, so a symlink or file swapped
+  // in later is not served; a file replaced or removed since is a 500 naming it. DataLoss
+  // when it is not a regular file; Unavailable naming the address when it cannot listen.
   static StatusOr<std::unique_ptr<AppServer>> Create(std::string page, std::string profile_path,
-                                                     int port);
+                                                     int port, UniqueFd profile_fd = UniqueFd());
   AppServer(const AppServer&) = delete;
   AppServer& operator=(const AppServer&) = delete;
   // Stops the server and joins its thread.
@@ -47,6 +51,7 @@ class AppServer {
   std::thread thread_;
   std::string page_;
   std::string profile_path_;
+  UniqueFd profile_fd_;  // the file at profile_path_ when the server started
   int port_ = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -186,6 +187,44 @@ TEST_F(AppServerTest, AVanishedFileIs500NamingIt) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 500);
   EXPECT_NE(r->body.find(PathOf("run.otpuprof")), std::string::npos) << r->body;
+}
+
+// A symlink swapped in after start served /etc/shadow: the path was reopened at each request.
+TEST_F(AppServerTest, ASymlinkSwappedAfterStartIsNotFollowed) {
+  Spit(PathOf("run.otpuprof"), "the checked profile");
+  Spit(PathOf("secret"), "not for the browser");
+  fs::create_symlink(PathOf("run.otpuprof"), PathOf("link.otpuprof"));
+  auto s = Start(PathOf("link.otpuprof"));
+  ASSERT_TRUE(s);
+  fs::remove(PathOf("link.otpuprof"));
+  fs::create_symlink(PathOf("secret"), PathOf("link.otpuprof"));
+  httplib::Result r = Get(*s, "/profile");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->body, "the checked profile");
+}
+
+TEST_F(AppServerTest, AFileRenamedOverTheProfileIs500NamingIt) {
+  Spit(PathOf("run.otpuprof"), "first");
+  auto s = Start(PathOf("run.otpuprof"));
+  ASSERT_TRUE(s);
+  Spit(PathOf("other"), "never checked");
+  fs::rename(PathOf("other"), PathOf("run.otpuprof"));
+  httplib::Result r = Get(*s, "/profile");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 500);
+  EXPECT_EQ(r->body, PathOf("run.otpuprof") +
+                         ": removed or replaced since lens open started; restart it to serve "
+                         "the new file");
+}
+
+TEST_F(AppServerTest, ANonRegularProfileIsRefusedAtStart) {
+  ASSERT_EQ(mkfifo(PathOf("fifo").c_str(), 0600), 0);
+  StatusOr<std::unique_ptr<AppServer>> s =
+      AppServer::Create(std::string(AppPage()), PathOf("fifo"), 0);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(s.status().message(), PathOf("fifo") + ": not a regular file");
 }
 
 // The kernel's table of listening TCP sockets: every local address listening on `port`.

@@ -12,6 +12,7 @@
 #include "lens/app/app_server.h"
 #include "lens/chrome_trace.h"
 #include "lens/diff.h"
+#include "lens/file_io.h"
 #include "lens/app/html_export.h"
 #include "lens/info.h"
 #include "lens/otpuprof.h"
@@ -197,10 +198,22 @@ int Open(const std::string& prog, const std::vector<std::string>& args) {
     return Fail(kExitUsage, prog + " open: --port " + std::to_string(port) +
                                 ": expected 0 (any free port) to 65535");
   }
-  int code = kExitOk;
+  // The file is opened once: what is checked here is what the server reads (app_server.h).
   std::optional<ProfileFile> file;
-  if (!path.empty() && !(file = ReadFor(prog, "open", path, &code)))
-    return code;  // a bad file fails here, not in the page
+  UniqueFd fd;
+  if (!path.empty()) {
+    StatusOr<UniqueFd> opened = OpenRegularFile(path);
+    StatusOr<std::string> bytes =
+        opened.ok() ? ReadWholeFd(opened->get(), path) : StatusOr<std::string>(opened.status());
+    StatusOr<ProfileFile> read =
+        bytes.ok() ? ReadBytes(*bytes, path) : StatusOr<ProfileFile>(bytes.status());
+    if (!read.ok()) {  // a bad file fails here, not in the page
+      return Fail(read.status().code() == StatusCode::kDataLoss ? kExitBadFile : kExitFailure,
+                  prog + " open: " + read.status().message());
+    }
+    file = std::move(read).value();
+    fd = std::move(opened).value();
+  }
   std::string page(AppPage());
   if (file) {
     // The kernel sources' text for the Source view, read once here like the baseline.
@@ -219,7 +232,8 @@ int Open(const std::string& prog, const std::vector<std::string>& args) {
     page = std::move(bytes).value();
   }
   StatusOr<std::unique_ptr<AppServer>> server = AppServer::Create(
-      std::move(page), path.empty() ? "" : std::filesystem::absolute(path).string(), port);
+      std::move(page), path.empty() ? "" : std::filesystem::absolute(path).string(), port,
+      std::move(fd));
   if (!server.ok()) return Fail(kExitFailure, prog + " open: " + server.status().message());
   std::printf("Lens is serving %s at %s (Ctrl-C to stop)\n",
               path.empty() ? "no profile" : path.c_str(), (*server)->Url().c_str());

@@ -1,0 +1,83 @@
+// The JSON text of a profile file as a RapidJSON input stream, inflated chunk by chunk while
+// the parser reads it: neither the whole text nor a second copy of it is ever held, and the
+// text's size and its number tokens are checked as they arrive (read_limits.h, json.h).
+#ifndef OTPU_LENS_PROFILE_TEXT_STREAM_H_
+#define OTPU_LENS_PROFILE_TEXT_STREAM_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "lens/read_limits.h"
+
+namespace otpu::lens {
+
+class ProfileTextStream {
+ public:
+  typedef char Ch;  // RapidJSON stream concept
+
+  // Reads `bytes` (borrowed; gzip when they start with 1f 8b, else plain JSON text).
+  ProfileTextStream(std::string_view bytes, const ReadLimits& limits);
+  ~ProfileTextStream();
+  ProfileTextStream(const ProfileTextStream&) = delete;
+  ProfileTextStream& operator=(const ProfileTextStream&) = delete;
+
+  // RapidJSON's read interface: the next character, '\0' at the end or after an error.
+  Ch Peek() {
+    if (cur_ == end_ && !Refill()) return '\0';
+    return *cur_;
+  }
+  Ch Take() {
+    const Ch c = Peek();
+    if (cur_ != end_) ++cur_;
+    return c;
+  }
+  // Text bytes taken so far.
+  size_t Tell() const { return size_t(chunk_offset_ + uint64_t(cur_ - begin_)); }
+  // Unused write interface (RapidJSON wants it declared; only in-situ parsing calls it).
+  Ch* PutBegin() { return nullptr; }
+  void Put(Ch) {}
+  void Flush() {}
+  size_t PutEnd(Ch*) { return 0; }
+
+  // The text's size as far as the input tells before reading it (the gzip trailer's size when
+  // plausible); 0 when unknown. A hint for sizing, never trusted.
+  uint64_t SizeHint() const { return size_hint_; }
+  // DataLoss for corrupt gzip, text past the limit or an overlong number; OK otherwise. Takes
+  // precedence over the parser's error, which is only the stream's sudden end.
+  const Status& error() const { return error_; }
+
+ private:
+  struct Inflater;
+
+  // Makes the next chunk current; false at the end or on an error.
+  bool Refill();
+  // Inflates the next chunk of gzip data into buf_; false at the end or on an error.
+  bool InflateChunk(size_t* produced);
+  // Checks the new chunk [begin_, end_) for size and overlong numbers, cutting it at a problem.
+  void CheckChunk();
+
+  std::string_view in_;
+  ReadLimits limits_;
+  bool gzip_ = false;
+  std::unique_ptr<Inflater> z_;
+  size_t in_pos_ = 0;              // next byte of in_ to use
+  std::unique_ptr<char[]> buf_;    // inflated chunk (gzip input only)
+  const char* begin_ = nullptr;    // current chunk
+  const char* cur_ = nullptr;
+  const char* end_ = nullptr;
+  uint64_t chunk_offset_ = 0;      // text offset of begin_
+  uint64_t size_hint_ = 0;
+  bool done_ = false;
+  Status error_;
+  // Number-token scanner state, carried across chunks (json.h's FindOverlongJsonNumber).
+  bool in_string_ = false, escape_ = false;
+  size_t run_ = 0;
+};
+
+}  // namespace otpu::lens
+
+#endif  // OTPU_LENS_PROFILE_TEXT_STREAM_H_

@@ -51,8 +51,9 @@ std::string SelfPath() {
 std::string FindEmulator() {
   if (const char* e = std::getenv("OTPU_XDMA_EMU")) return e;
   const fs::path self = fs::path(SelfPath()).parent_path();
-  for (const fs::path& p : {self / "../xdma_emu/otpu-xdma-emu", self / "otpu-xdma-emu",
-                            self / "../../host/xdma_emu/otpu-xdma-emu"}) {
+  // First the build tree's layout (build/host/programs/regress, build/host/xdma_emu).
+  for (const fs::path& p : {self / "../../xdma_emu/otpu-xdma-emu", self / "../xdma_emu/otpu-xdma-emu",
+                            self / "otpu-xdma-emu", self / "../../host/xdma_emu/otpu-xdma-emu"}) {
     std::error_code ec;
     if (fs::exists(p, ec)) return fs::weakly_canonical(p).string();
   }

@@ -1,45 +1,60 @@
 #include "lens/board_record.h"
 
+#include <utility>
+
 #include "base/strings.h"
+#include "lens/greedy_tap.h"
+#include "lens/recorder.h"
+#include "workloads/captured_check.h"
 
 namespace otpu::lens {
 
-StatusOr<workloads::WorkloadRun> MakeTracedWorkload(const std::string& name, const isa::Config& cfg,
-                                                    const TraceRequest& req) {
-  if (req.tokens < 1) {
-    return InvalidArgument(StrFormat("--tokens %d: trace at least 1 step", req.tokens));
+StatusOr<std::unique_ptr<BoardRecorder>> BoardRecorder::Probe(host::BoardIface* board) {
+  ASSIGN_OR_RETURN(std::unique_ptr<host::Card> card, host::Card::Probe(board));
+  return std::unique_ptr<BoardRecorder>(new BoardRecorder(board, std::move(card)));
+}
+
+StatusOr<BoardRecording> BoardRecorder::Record(const workloads::WorkloadRun& run,
+                                               const BoardRecordOptions& options) {
+  const host::CardInfo& info = card_->info();
+  if (options.need_trace && !info.has_trace()) {
+    return FailedPrecondition(StrFormat("%s has no trace buffer (register map %d)",
+                                        board_->Describe().c_str(), info.regmap));
   }
-  if (req.pos < -1)
-    return InvalidArgument(StrFormat("--pos %d: a position is at least 0", req.pos));
-  workloads::WorkloadOptions wopts;
-  wopts.wf = req.wf;
-  const bool positional = workloads::TakesPosition(name);
-  if (positional && req.pos >= 0) wopts.pos = req.pos + req.tokens - 1;
-  ASSIGN_OR_RETURN(workloads::WorkloadRun run, workloads::MakeWorkload(name, cfg, wopts));
-  if (positional && req.pos < 0 && req.tokens > 1) {
-    // The default first position is the workload's own traced one; build up to the last.
-    const int first = int(run.steps.size()) - 1;
-    wopts.pos = first + req.tokens - 1;
-    ASSIGN_OR_RETURN(run, workloads::MakeWorkload(name, cfg, wopts));
+  if (info.config.Version() != run.config.Version()) {
+    return FailedPrecondition(
+        StrFormat("%s is configuration VERSION 0x%08x, workload %s needs 0x%08x",
+                  board_->Describe().c_str(), info.config.Version(), run.name.c_str(),
+                  run.config.Version()));
   }
-  const int steps = int(run.steps.size());
-  int first = 0;
-  if (positional) {
-    first = steps - req.tokens;  // the positions run as steps 0..pos
-  } else {
-    first = req.pos;
-    for (int i = 0; first < 0 && i < steps; ++i) {
-      if (run.steps[size_t(i)].traced) first = i;  // the workload's own first traced step
-    }
-  }
-  if (first < 0 || first + req.tokens > steps) {
-    return InvalidArgument(StrFormat("--pos %d --tokens %d: workload %s has %d step%s to trace",
-                                     req.pos, req.tokens, name.c_str(), steps,
-                                     steps == 1 ? "" : "s"));
-  }
-  for (int i = 0; i < steps; ++i)
-    run.steps[size_t(i)].traced = i >= first && i < first + req.tokens;
-  return run;
+  BoardRecording out;
+  out.info = info;
+  BoardStepRunner board_runner(card_.get(), options.runner);
+  GreedyTap greedy(&board_runner);
+  StepRunner& runner = options.greedy ? static_cast<StepRunner&>(greedy)
+                                      : static_cast<StepRunner&>(board_runner);
+  RecordOptions rec_opts;
+  // A hw profile's buckets are the core's own counter windows; a board without a trace buffer
+  // has none, and its counters-only profiles keep the default.
+  if (info.has_trace()) rec_opts.bucket_cycles = int(info.counter_window());
+  out.bucket_cycles = rec_opts.bucket_cycles;
+  workloads::CheckReport captured;
+  StatusOr<Recording> rec =
+      options.capture_check
+          ? lens::Record(workloads::WithCapturedCheck(run, &captured), runner, rec_opts)
+          : lens::Record(run, runner, rec_opts);
+  RETURN_IF_ERROR(rec.status());
+  out.profiles = std::move(rec->profiles);
+  out.check = options.capture_check ? captured : rec->check;
+  out.dram = board_runner.dram();
+  out.greedy_tokens = greedy.tokens();
+  return out;
+}
+
+StatusOr<BoardRecording> RecordOnBoard(host::BoardIface& board, const workloads::WorkloadRun& run,
+                                       const BoardRecordOptions& options) {
+  ASSIGN_OR_RETURN(std::unique_ptr<BoardRecorder> recorder, BoardRecorder::Probe(&board));
+  return recorder->Record(run, options);
 }
 
 std::string ProfileLine(const Profile& p) {

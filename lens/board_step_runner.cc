@@ -6,6 +6,7 @@
 #include "lens/build_board_profile.h"
 #include "lens/build_hw_profile.h"
 #include "lens/notes.h"
+#include "lens/roofline.h"
 #include "base/strings.h"
 
 namespace otpu::lens {
@@ -22,12 +23,9 @@ void CompleteFromCounters(const host::RunCounters& c, Profile* p) {
   const std::vector<Note> stale = MakeNotes(*p);
   p->cycles = c.cycles;
   p->slices[0].ports.c = c.cycles;
-  SliceRoofline& r = p->roofline.per_slice[0];
-  r.portb = c.b_rd + c.b_wr;
-  r.porta = c.a_rd + c.a_wr;
-  r.bound = std::max(r.portb, r.porta);
-  p->roofline.bound = r.bound;
-  p->roofline.efficiency = c.cycles > 0 ? double(r.bound) / double(c.cycles) : 0.0;
+  std::vector<SliceRoofline> roofline = p->roofline.per_slice;
+  roofline[0] = SliceRooflineOf(c.b_rd + c.b_wr, c.a_rd + c.a_wr);
+  p->roofline = RooflineOf(std::move(roofline), c.cycles);
   const std::vector<Note> fresh = MakeNotes(*p);
   for (Note& n : p->notes) {
     const auto it = std::find(stale.begin(), stale.end(), n);

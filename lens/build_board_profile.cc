@@ -4,6 +4,7 @@
 
 #include "lens/build_profile.h"
 #include "lens/notes.h"
+#include "lens/roofline.h"
 
 namespace otpu::lens {
 
@@ -36,12 +37,10 @@ StatusOr<Profile> BuildBoardProfile(const std::string& name, const host::CardInf
   // writes); port B's reads mix MM weight streaming and LD, so only its total is known.
   s.ports.amxu = c.a_rd;
   s.ports.aq = c.a_wr;
-  SliceRoofline& r = p.roofline.per_slice[0];
-  r.portb = c.b_rd + c.b_wr;
-  r.porta = c.a_rd + c.a_wr;
-  r.bound = std::max(r.portb, r.porta);
-  p.roofline.bound = r.bound;
-  p.roofline.efficiency = p.cycles > 0 ? double(r.bound) / double(p.cycles) : 0.0;
+  std::vector<SliceRoofline> roofline = p.roofline.per_slice;
+  roofline[0] = SliceRooflineOf(c.b_rd + c.b_wr, c.a_rd + c.a_wr);
+  p.roofline = RooflineOf(std::move(roofline), p.cycles);
+  const SliceRoofline& r = p.roofline.per_slice[0];
   p.bytes = r.portb * cfg.D + r.porta * 4;
   if (c.free_running) {
     const auto& f = *c.free_running;

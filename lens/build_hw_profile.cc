@@ -5,6 +5,7 @@
 #include "lens/build_profile.h"
 #include "lens/findings.h"
 #include "lens/notes.h"
+#include "lens/roofline.h"
 #include "lens/trace/tokenizer.h"
 
 namespace otpu::lens {
@@ -83,15 +84,9 @@ StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cf
   p.config.MEM = mem;
   Slice& s = p.slices[0];
   UseCoreCounters(run, &s);
-  SliceRoofline& r = p.roofline.per_slice[0];
-  r.portb = s.ports.bmxu + s.ports.bdma;
-  r.porta = s.ports.amxu + s.ports.aq;
-  r.bound = std::max(r.portb, r.porta);
-  p.roofline.bound = 0;
-  for (const SliceRoofline& each : p.roofline.per_slice) {
-    p.roofline.bound = std::max(p.roofline.bound, each.bound);
-  }
-  p.roofline.efficiency = p.cycles > 0 ? double(p.roofline.bound) / double(p.cycles) : 0.0;
+  std::vector<SliceRoofline> roofline = p.roofline.per_slice;
+  roofline[0] = SliceRooflineOf(s.ports);
+  p.roofline = RooflineOf(std::move(roofline), p.cycles);
   p.notes = MakeNotes(p);
   // The causes of lost MXU cycles come right after the verdict (docs/profile.md).
   std::vector<Note> lost = LostCycleNotes(p);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lens/notes.h"
+#include "lens/roofline.h"
 #include "workloads/isa/cost.h"
 #include "workloads/isa/disasm.h"
 
@@ -189,6 +190,7 @@ StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const 
     p.bytes += cost.bytes;
   }
 
+  std::vector<SliceRoofline> roofline;
   for (int si = 0; si < slices; ++si) {
     Slice& s = p.slices[size_t(si)];
     for (int u = 0; u < isa::kNumUnits; ++u) {
@@ -198,14 +200,9 @@ StatusOr<Profile> BuildProfile(ProfileKind kind, const std::string& name, const 
         if (u == int(isa::Unit::kDMA)) windows.AddCycles(s.buckets.ld, i.start, i.end);
       }
     }
-    SliceRoofline r;
-    r.portb = s.ports.bmxu + s.ports.bdma;
-    r.porta = s.ports.amxu + s.ports.aq;
-    r.bound = std::max(r.portb, r.porta);
-    p.roofline.per_slice.push_back(r);
-    p.roofline.bound = std::max(p.roofline.bound, r.bound);
+    roofline.push_back(SliceRooflineOf(s.ports));
   }
-  p.roofline.efficiency = p.cycles > 0 ? double(p.roofline.bound) / double(p.cycles) : 0.0;
+  p.roofline = RooflineOf(std::move(roofline), p.cycles);
   p.notes = MakeNotes(p);
   return p;
 }

@@ -12,6 +12,8 @@
 #include <tuple>
 #include <utility>
 
+#include "lens/profile_compare.h"
+
 namespace otpu::lens {
 namespace {
 
@@ -162,10 +164,7 @@ ProfileDelta DiffProfile(const Profile& base, const Profile& now) {
     const InstrRow& a = *it->second;
     base_rows.erase(it);
     ++d.instrs_compared;
-    if (a.dispatch == b.dispatch && a.ready == b.ready && a.release == b.release &&
-        a.start == b.start && a.end == b.end && a.counters == b.counters) {
-      continue;
-    }
+    if (SameTimesAndCounters(a, b)) continue;
     ++d.instrs_changed;
     InstrDelta x;
     x.pc = b.pc;

@@ -14,6 +14,7 @@
 #include "lens/rtl_step_runner.h"
 #include "sim/rtl/rtl_configs.h"
 #include "workloads/list.h"
+#include "workloads/traced_steps.h"
 
 namespace otpu::lens {
 namespace {
@@ -36,13 +37,6 @@ constexpr const char* kUsage =
     "       lens export FILE --chrome-trace -o OUT.json.gz\n";
 
 constexpr const char* kCommands = "list, record, info, summary, diff, open, html, export";
-
-// Marks step `pos` as the one traced; false when the workload has no such step.
-bool TraceStep(workloads::WorkloadRun* run, int pos) {
-  if (pos < 0 || size_t(pos) >= run->steps.size()) return false;
-  for (size_t i = 0; i < run->steps.size(); ++i) run->steps[i].traced = i == size_t(pos);
-  return true;
-}
 
 int Record(const std::vector<std::string>& args) {
   po::options_description opts("lens record options");
@@ -113,7 +107,7 @@ int Record(const std::vector<std::string>& args) {
       int code = run.status().code() == StatusCode::kNotFound ? kExitUsage : kExitFailure;
       return Fail(code, "lens record: " + run.status().message());
     }
-    if (vm.count("pos") && !positional && !TraceStep(&*run, vm["pos"].as<int>())) {
+    if (vm.count("pos") && !positional && !workloads::TraceSteps(&*run, vm["pos"].as<int>(), 1)) {
       return Fail(kExitUsage, "lens record: --pos " + std::to_string(vm["pos"].as<int>()) +
                                   ": workload " + name + " has steps 0.." +
                                   std::to_string(int(run->steps.size()) - 1));

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "lens/roofline.h"
+
 namespace otpu::lens {
 namespace {
 
@@ -76,8 +78,7 @@ Profile SyntheticProfile(ProfileKind kind, int64_t instrs) {
     s.buckets.mx[w] = int64_t(w % 64);
     s.buckets.ld[w] = int64_t(w % 17);
   }
-  SliceRoofline sr{portb, porta, std::max(portb, porta)};
-  p.roofline = {sr.bound, double(sr.bound) / double(p.cycles), {sr}};
+  p.roofline = RooflineOf({SliceRooflineOf(portb, porta)}, p.cycles);
   p.notes = {{NoteLevel::kWarn, "runs at 41% of the port-B roofline"},
              {NoteLevel::kInfo, "pc 1 MM: 30% of cycles (workloads/kernels/mlp.cc:42)"}};
   if (kind == ProfileKind::kBoard || kind == ProfileKind::kHw) {

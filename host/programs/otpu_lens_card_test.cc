@@ -22,14 +22,14 @@
 #include "host/card.h"
 #include "host/lock/device_lock.h"
 #include "base/testing/subprocess.h"
-#include "host/programs/checkpoint_run.h"
-#include "host/programs/greedy_tap.h"
 #include "host/xdma/xdma_board.h"
 #include "host/xdma_emu/test_emulator.h"
+#include "lens/greedy_tap.h"
 #include "lens/otpuprof.h"
 #include "lens/profile_json.h"
 #include "lens/recorder.h"
 #include "workloads/isa/config.h"
+#include "workloads/models/checkpoint_run.h"
 #include "workloads/models/tiny_checkpoint.h"
 
 namespace otpu::host {
@@ -140,15 +140,15 @@ rapidjson::Document ComparableJson(const std::string& path) {
 // The greedy tokens of the same checkpoint run on the ISA simulator.
 std::vector<int> IsaGreedyTokens(const isa::Config& cfg, const std::string& model,
                                  const std::vector<int>& ids, int tokens) {
-  CheckpointRequest req;
+  models::CheckpointRequest req;
   req.model = model;
   req.ids = ids;
   req.tokens = tokens;
-  StatusOr<workloads::WorkloadRun> run = MakeCheckpointRun(req, cfg);
+  StatusOr<workloads::WorkloadRun> run = models::MakeCheckpointRun(req, cfg);
   EXPECT_TRUE(run.ok()) << run.status().message();
   if (!run.ok()) return {};
   lens::IsaStepRunner isa;
-  GreedyTap tap(&isa);
+  lens::GreedyTap tap(&isa);
   StatusOr<lens::Recording> rec = lens::Record(*run, tap);
   EXPECT_TRUE(rec.ok()) << rec.status().message();
   return tap.tokens();

@@ -19,12 +19,12 @@
 #include "host/lock/device_lock.h"
 #include "host/stop_request.h"
 #include "host/programs/board_factory.h"
-#include "host/programs/checkpoint_run.h"
 #include "host/programs/record_command.h"
 #include "lens/cli/commands.h"
 #include "sim/rtl/rtl_configs.h"
 #include "base/strings.h"
 #include "workloads/list.h"
+#include "workloads/models/checkpoint_run.h"
 #include "workloads/models/model_source.h"
 #include "workloads/models/qwen3_formats.h"
 
@@ -167,13 +167,13 @@ int Record(const std::vector<std::string>& args) {
   ra.keep_last = keep == "last";
   const std::string wf = vm["wformat"].as<std::string>();
   if (checkpoint) {
-    CheckpointRequest req;
+    models::CheckpointRequest req;
     req.model = vm.count("model") ? vm["model"].as<std::string>()
                                   : std::string(models::kDefaultCheckpointDir);
     req.prompt = vm.count("prompt") ? vm["prompt"].as<std::string>()
                                     : std::string(models::kDefaultPrompt);
     if (vm.count("prompt-ids")) {
-      StatusOr<std::vector<int>> ids = ParsePromptIds(vm["prompt-ids"].as<std::string>());
+      StatusOr<std::vector<int>> ids = models::ParsePromptIds(vm["prompt-ids"].as<std::string>());
       if (!ids.ok()) return Fail(kExitUsage, prog + ids.status().message());
       req.ids = *ids;
     }

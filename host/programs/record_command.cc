@@ -6,14 +6,13 @@
 
 #include <string.h>
 
+#include "base/strings.h"
 #include "host/card.h"
 #include "host/stop_request.h"
-#include "host/programs/greedy_tap.h"
-#include "lens/board_step_runner.h"
+#include "lens/board_record.h"
 #include "lens/cli/commands.h"
+#include "lens/greedy_tap.h"
 #include "lens/otpuprof.h"
-#include "lens/recorder.h"
-#include "base/strings.h"
 
 namespace otpu::host {
 
@@ -21,12 +20,12 @@ using lens::cli::Fail;
 
 int RecordOn(BoardIface& board, const RecordArgs& args) {
   const std::string prog = "otpu-lens record: ";
-  StatusOr<std::unique_ptr<Card>> card = Card::Probe(&board);
-  if (!card.ok()) return Fail(lens::cli::kExitFailure, prog + card.status().message());
-  (*card)->set_note_sink([](const std::string& note) {
+  StatusOr<std::unique_ptr<lens::BoardRecorder>> recorder = lens::BoardRecorder::Probe(&board);
+  if (!recorder.ok()) return Fail(lens::cli::kExitFailure, prog + recorder.status().message());
+  (*recorder)->card().set_note_sink([](const std::string& note) {
     std::fprintf(stderr, "otpu-lens record: note: %s\n", note.c_str());
   });
-  const CardInfo& info = (*card)->info();
+  const CardInfo& info = (*recorder)->info();
   const std::string trace =
       info.has_trace() ? StrFormat("trace buffer of %lld records, read through %s",
                                    (long long)info.trace_depth(),
@@ -43,8 +42,8 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
   }
 
   StatusOr<workloads::WorkloadRun> run =
-      args.checkpoint ? MakeCheckpointRun(*args.checkpoint, info.config)
-                      : lens::MakeTracedWorkload(args.workload, info.config, args.trace);
+      args.checkpoint ? models::MakeCheckpointRun(*args.checkpoint, info.config)
+                      : workloads::MakeTracedWorkload(args.workload, info.config, args.trace);
   if (!run.ok()) {
     // An unknown workload or steps it does not have: the command line asked for them. A
     // checkpoint that is not there is a failure (the default one may simply not be fetched).
@@ -58,20 +57,16 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
                 prog + run.status().message());
   }
 
-  lens::BoardRunnerOptions ropts;
-  ropts.keep_last = args.keep_last;
-  ropts.timeout = args.timeout;
-  ropts.mem = args.mem;
-  lens::BoardStepRunner board_runner(card->get(), ropts);
-  GreedyTap greedy(&board_runner);
-  lens::StepRunner& runner = args.checkpoint ? static_cast<lens::StepRunner&>(greedy)
-                                             : static_cast<lens::StepRunner&>(board_runner);
-  lens::RecordOptions rec_opts;
-  if (info.has_trace()) rec_opts.bucket_cycles = int(info.counter_window());
+  lens::BoardRecordOptions opts;
+  opts.runner.keep_last = args.keep_last;
+  opts.runner.timeout = args.timeout;
+  opts.runner.mem = args.mem;
+  opts.greedy = args.checkpoint.has_value();
   const auto start = std::chrono::steady_clock::now();
-  StatusOr<lens::Recording> rec = lens::Record(*run, runner, rec_opts);
+  StatusOr<lens::BoardRecording> rec = (*recorder)->Record(*run, opts);
   if (int sig = StopSignal()) {
-    // SIGINT/SIGTERM (issue 13.5): the run loop stopped the run; write nothing.
+    // SIGINT/SIGTERM: the run loop stopped the run, so the profiles would be of a cut run;
+    // write nothing.
     return Fail(128 + sig, prog + (rec.ok() ? "interrupted by SIG" + std::string(sigabbrev_np(sig))
                                             : rec.status().message()) +
                                "; no profile written");
@@ -90,7 +85,7 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
     file.profiles.push_back(std::move(p));
   }
   std::printf("%s: check ok: %s\n", run->name.c_str(), rec->check.detail.c_str());
-  if (args.checkpoint) std::printf("%s\n", GreedyLine(greedy.tokens()).c_str());
+  if (args.checkpoint) std::printf("%s\n", lens::GreedyLine(rec->greedy_tokens).c_str());
   Status written = lens::Write(args.out, file);
   if (!written.ok()) return Fail(lens::cli::kExitFailure, prog + written.message());
   std::printf("wrote %s (%zu profile%s)\n", args.out.c_str(), file.profiles.size(),

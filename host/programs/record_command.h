@@ -1,7 +1,7 @@
 // `otpu-lens record` on any board (SPEC 9): probe it, build the workload for its configuration
-// (a kernel from list, or a checkpoint's decode), run every step through Card
-// (lens/board_step_runner.h), print one line per profile and the losses, write the file. A card
-// (XdmaBoard) and the board model (SimBoard) run the same code: only the BoardIface differs.
+// (a kernel from list, or a checkpoint's decode), record it (lens/board_record.h), print one
+// line per profile and the losses, write the file. A card (XdmaBoard) and the board model
+// (SimBoard) run the same code: only the BoardIface differs.
 #ifndef OTPU_HOST_PROGRAMS_RECORD_COMMAND_H_
 #define OTPU_HOST_PROGRAMS_RECORD_COMMAND_H_
 
@@ -10,16 +10,16 @@
 #include <string>
 
 #include "host/board_iface.h"
-#include "host/programs/checkpoint_run.h"
-#include "lens/board_record.h"
+#include "workloads/models/checkpoint_run.h"
+#include "workloads/traced_steps.h"
 
 namespace otpu::host {
 
 struct RecordArgs {
   std::string out;                           // -o: the profile file
   std::string workload = "mlp-small";        // --workload, when no checkpoint
-  lens::TraceRequest trace;                  // --pos, --tokens, --wformat of the workload
-  std::optional<CheckpointRequest> checkpoint;  // --model ...: the checkpoint's decode instead
+  workloads::TraceRequest trace;             // --pos, --tokens, --wformat of the workload
+  std::optional<models::CheckpointRequest> checkpoint;  // --model ...: the checkpoint's decode
   bool keep_last = false;                    // --keep last
   std::string mem = "card";                  // config.MEM of the profiles
   std::chrono::milliseconds timeout{10000};  // per run: a card's; the model needs far more

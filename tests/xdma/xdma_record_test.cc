@@ -8,14 +8,12 @@
 #include <memory>
 #include <string>
 
-#include "host/card.h"
 #include "host/xdma/xdma_board.h"
 #include "host/xdma_emu/test_emulator.h"
 #include "lens/board_record.h"
-#include "lens/board_step_runner.h"
 #include "lens/profile_json.h"
-#include "lens/recorder.h"
 #include "sim/board/sim_board.h"
+#include "workloads/traced_steps.h"
 
 namespace otpu {
 namespace {
@@ -24,17 +22,15 @@ using xdma_emu::testing::Emulator;
 
 // The profiles of `name` (its default traced step) recorded on `board`, as JSON.
 StatusOr<std::string> RecordOn(host::BoardIface* board, const std::string& name,
-                               lens::TraceRequest request) {
-  ASSIGN_OR_RETURN(std::unique_ptr<host::Card> card, host::Card::Probe(board));
+                               workloads::TraceRequest request) {
+  ASSIGN_OR_RETURN(std::unique_ptr<lens::BoardRecorder> recorder,
+                   lens::BoardRecorder::Probe(board));
   ASSIGN_OR_RETURN(workloads::WorkloadRun run,
-                   lens::MakeTracedWorkload(name, card->config(), request));
-  lens::BoardRunnerOptions opts;
-  opts.timeout = std::chrono::milliseconds(300000);  // the board model is slow
-  opts.mem = board::SimBoardOptions::DefaultMemory().Name();
-  lens::BoardStepRunner runner(card.get(), opts);
-  lens::RecordOptions rec_opts;
-  rec_opts.bucket_cycles = static_cast<int>(card->info().counter_window());
-  ASSIGN_OR_RETURN(lens::Recording rec, lens::Record(run, runner, rec_opts));
+                   workloads::MakeTracedWorkload(name, recorder->info().config, request));
+  lens::BoardRecordOptions opts;
+  opts.runner.timeout = std::chrono::milliseconds(300000);  // the board model is slow
+  opts.runner.mem = board::SimBoardOptions::DefaultMemory().Name();
+  ASSIGN_OR_RETURN(lens::BoardRecording rec, recorder->Record(run, opts));
   if (!rec.check.ok()) return Internal(name + " check failed: " + rec.check.detail);
   lens::ProfileFile file;
   file.created = "fixed";
@@ -42,7 +38,7 @@ StatusOr<std::string> RecordOn(host::BoardIface* board, const std::string& name,
   return lens::ProfileFileToJson(file);
 }
 
-void ExpectSameProfiles(const std::string& name, lens::TraceRequest request) {
+void ExpectSameProfiles(const std::string& name, workloads::TraceRequest request) {
   Emulator emu;
   ASSERT_TRUE(emu.ready()) << emu.startup_output();
   StatusOr<std::unique_ptr<host::XdmaBoard>> xdma = host::XdmaBoard::Create(emu.prefix());

@@ -52,10 +52,9 @@ std::string SelfPath() {
 std::string FindEmulator() {
   if (const char* e = std::getenv("OTPU_XDMA_EMU")) return e;
   const fs::path self = fs::path(SelfPath()).parent_path();
-  // The build tree keeps otpu-regress in host/programs/regress, otpu-xdma-emu in host/xdma_emu.
-  for (const fs::path& p : {self / "../../xdma_emu/otpu-xdma-emu", self / "../xdma_emu/otpu-xdma-emu",
-                            self / "otpu-xdma-emu",
-                            self / "../../host/xdma_emu/otpu-xdma-emu"}) {
+  // The build tree keeps otpu-regress in host/programs, otpu-xdma-emu in host/xdma_emu.
+  for (const fs::path& p : {self / "../xdma_emu/otpu-xdma-emu", self / "../../xdma_emu/otpu-xdma-emu",
+                            self / "otpu-xdma-emu", self / "../../host/xdma_emu/otpu-xdma-emu"}) {
     std::error_code ec;
     if (fs::exists(p, ec)) return fs::weakly_canonical(p).string();
   }

@@ -5,7 +5,6 @@
 
 #include "host/programs/regress/baseline.h"
 #include "host/programs/regress/cell_result.h"
-#include "host/programs/regress/cell_runner.h"
 #include "host/programs/regress/local_runner.h"
 #include "host/programs/regress/matrix.h"
 #include "host/programs/regress/report.h"
@@ -175,17 +174,6 @@ TEST(Report, IndexRoundTripsAndExitCodes) {
   const std::string xml = JUnitXml(index);
   EXPECT_NE(xml.find("message=\"differs &lt;&amp;&gt;\""), std::string::npos);
   EXPECT_NE(xml.find("<property name=\"command\""), std::string::npos);
-}
-
-TEST(Parity, FirstDivergenceNamesInstructionFieldAndValues) {
-  const lens::Profile rtl = lens::SyntheticProfile(lens::ProfileKind::kRtl, 50);
-  lens::Profile hw = rtl;
-  EXPECT_EQ(FirstDivergence(rtl, hw), "");
-  hw.instrs[12].end += 3;
-  const std::string d = FirstDivergence(rtl, hw);
-  EXPECT_EQ(d, "instruction 12 (pc " + std::to_string(rtl.instrs[12].pc) + " " + rtl.instrs[12].name +
-                   "): end " + std::to_string(rtl.instrs[12].end) + " (rtl) vs " +
-                   std::to_string(rtl.instrs[12].end + 3) + " (hw)");
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
-#include "host/programs/greedy_tap.h"
+#include "lens/greedy_tap.h"
 
 #include <cstring>
 
 #include "workloads/models/qwen3_engine.h"
 
-namespace otpu::host {
+namespace otpu::lens {
 
 Status GreedyTap::Load(const workloads::WorkloadRun& run) {
   if (run.outputs.empty() || run.outputs[0].bytes == 0 || run.outputs[0].bytes % 4 != 0) {
@@ -32,4 +32,4 @@ std::string GreedyLine(const std::vector<int>& tokens) {
   return line;
 }
 
-}  // namespace otpu::host
+}  // namespace otpu::lens

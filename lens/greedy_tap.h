@@ -2,22 +2,22 @@
 // each traced step, takes the argmax of the logits the step left in DRAM (the workload's first
 // output: vocab f32 values). The same tap over a card, the board model or the ISA simulator
 // says whether they decode alike.
-#ifndef OTPU_HOST_PROGRAMS_GREEDY_TAP_H_
-#define OTPU_HOST_PROGRAMS_GREEDY_TAP_H_
+#ifndef OTPU_LENS_GREEDY_TAP_H_
+#define OTPU_LENS_GREEDY_TAP_H_
 
 #include <string>
 #include <vector>
 
 #include "lens/recorder.h"
 
-namespace otpu::host {
+namespace otpu::lens {
 
-class GreedyTap : public lens::StepRunner {
+class GreedyTap : public StepRunner {
  public:
   // `inner` is borrowed and must outlive the tap.
-  explicit GreedyTap(lens::StepRunner* inner) : inner_(inner) {}
+  explicit GreedyTap(StepRunner* inner) : inner_(inner) {}
 
-  lens::ProfileKind kind() const override { return inner_->kind(); }
+  ProfileKind kind() const override { return inner_->kind(); }
   // InvalidArgument when the workload has no logits output (an output of whole f32 values).
   Status Load(const workloads::WorkloadRun& run) override;
   Status WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) override {
@@ -25,7 +25,7 @@ class GreedyTap : public lens::StepRunner {
   }
   StatusOr<trace::RunEvents> Run(const workloads::Step& step) override;
   const SparseMemory& dram() const override { return inner_->dram(); }
-  StatusOr<lens::Profile> BuildStepProfile(const std::string& name,
+  StatusOr<Profile> BuildStepProfile(const std::string& name,
                                            const workloads::WorkloadRun& run,
                                            const trace::RunEvents& events,
                                            int bucket_cycles) override {
@@ -36,7 +36,7 @@ class GreedyTap : public lens::StepRunner {
   const std::vector<int>& tokens() const { return tokens_; }
 
  private:
-  lens::StepRunner* inner_;
+  StepRunner* inner_;
   workloads::DramRange logits_;
   std::vector<int> tokens_;
 };
@@ -44,6 +44,6 @@ class GreedyTap : public lens::StepRunner {
 // "greedy tokens: 17 200" (the argmaxes of the traced steps).
 std::string GreedyLine(const std::vector<int>& tokens);
 
-}  // namespace otpu::host
+}  // namespace otpu::lens
 
-#endif  // OTPU_HOST_PROGRAMS_GREEDY_TAP_H_
+#endif  // OTPU_LENS_GREEDY_TAP_H_

@@ -2,8 +2,8 @@
 // (tokenized with the chat template, or given as ids), the positions before --pos prefilled
 // untraced and --tokens positions from --pos traced, one profile each. The same run goes to a
 // card or the board model, so the two can be compared.
-#ifndef OTPU_HOST_PROGRAMS_CHECKPOINT_RUN_H_
-#define OTPU_HOST_PROGRAMS_CHECKPOINT_RUN_H_
+#ifndef OTPU_WORKLOADS_MODELS_CHECKPOINT_RUN_H_
+#define OTPU_WORKLOADS_MODELS_CHECKPOINT_RUN_H_
 
 #include <optional>
 #include <string>
@@ -14,7 +14,7 @@
 #include "workloads/models/qwen3_formats.h"
 #include "workloads/workload.h"
 
-namespace otpu::host {
+namespace otpu::models {
 
 struct CheckpointRequest {
   std::string model;                    // --model: a checkpoint directory (or qwen-tiny)
@@ -22,7 +22,7 @@ struct CheckpointRequest {
   std::optional<std::vector<int>> ids;  // --prompt-ids: no tokenizer
   int pos = -1;                         // --pos; -1: the last prompt token
   int tokens = 1;                       // --tokens
-  models::WeightFormats formats;        // --wformat, --head-format
+  WeightFormats formats;        // --wformat, --head-format
 };
 
 // Parses --prompt-ids ("1,42,7"): InvalidArgument naming --prompt-ids for an empty list, a
@@ -36,6 +36,6 @@ StatusOr<std::vector<int>> ParsePromptIds(const std::string& text);
 StatusOr<workloads::WorkloadRun> MakeCheckpointRun(const CheckpointRequest& req,
                                                    const isa::Config& hw);
 
-}  // namespace otpu::host
+}  // namespace otpu::models
 
-#endif  // OTPU_HOST_PROGRAMS_CHECKPOINT_RUN_H_
+#endif  // OTPU_WORKLOADS_MODELS_CHECKPOINT_RUN_H_

@@ -1,4 +1,4 @@
-#include "host/programs/checkpoint_run.h"
+#include "workloads/models/checkpoint_run.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -11,7 +11,7 @@
 #include "workloads/models/qwen3_workload.h"
 #include "workloads/models/tokenizer.h"
 
-namespace otpu::host {
+namespace otpu::models {
 
 StatusOr<std::vector<int>> ParsePromptIds(const std::string& text) {
   std::vector<int> ids;
@@ -36,8 +36,9 @@ StatusOr<std::vector<int>> ParsePromptIds(const std::string& text) {
 namespace {
 
 // Every defect of the checkpoint's files (config.json, tokenizer.json, the safetensors) is one
-// kind of failure, DataLoss, whichever check finds it (issue 13.7); a missing checkpoint stays
-// NotFound (MakeCheckpointRun), and the caller's own options stay InvalidArgument.
+// kind of failure, DataLoss, whichever check finds it, so a bad checkpoint always gives the
+// same exit code; a missing checkpoint stays NotFound (MakeCheckpointRun), and the caller's
+// own options stay InvalidArgument.
 Status AsBadCheckpoint(const Status& s) {
   if (s.code() == StatusCode::kInvalidArgument || s.code() == StatusCode::kDataLoss ||
       s.code() == StatusCode::kNotFound) {
@@ -54,7 +55,7 @@ StatusOr<T> AsBadCheckpoint(StatusOr<T> v) {
 
 // The prompt's token ids: the given ones, checked against the vocabulary, or the tokenized
 // chat prompt (qwen-tiny has no tokenizer: its own prompt).
-StatusOr<std::vector<int>> PromptIds(const CheckpointRequest& req, const models::ModelSource& src) {
+StatusOr<std::vector<int>> PromptIds(const CheckpointRequest& req, const ModelSource& src) {
   const int vocab = src.weights->config.vocab_size;
   if (req.ids) {
     for (int id : *req.ids) {
@@ -65,10 +66,10 @@ StatusOr<std::vector<int>> PromptIds(const CheckpointRequest& req, const models:
     }
     return *req.ids;
   }
-  if (src.dir.empty()) return models::kTinyPrompt;
+  if (src.dir.empty()) return kTinyPrompt;
   ASSIGN_OR_RETURN(auto tokenizer,
-                   AsBadCheckpoint(models::Tokenizer::FromFile(src.dir + "/tokenizer.json")));
-  return AsBadCheckpoint(tokenizer->Encode(models::QwenChatPrompt(req.prompt)));
+                   AsBadCheckpoint(Tokenizer::FromFile(src.dir + "/tokenizer.json")));
+  return AsBadCheckpoint(tokenizer->Encode(QwenChatPrompt(req.prompt)));
 }
 
 // Profiles are named after the checkpoint's directory ("Qwen3-0.6B step 8").
@@ -85,28 +86,28 @@ StatusOr<workloads::WorkloadRun> MakeCheckpointRun(const CheckpointRequest& req,
   if (req.tokens < 1) {
     return InvalidArgument(StrFormat("--tokens %d: trace at least 1 step", req.tokens));
   }
-  StatusOr<models::ModelSource> loaded = models::LoadModel(req.model);
+  StatusOr<ModelSource> loaded = LoadModel(req.model);
   // A checkpoint directory that is not there stays NotFound (it may not be fetched yet).
   if (!loaded.ok() && !(loaded.status().code() == StatusCode::kNotFound &&
                         !std::filesystem::is_directory(req.model))) {
     return AsBadCheckpoint(loaded.status());
   }
-  ASSIGN_OR_RETURN(models::ModelSource src, std::move(loaded));
-  models::Qwen3RunOptions ro;
+  ASSIGN_OR_RETURN(ModelSource src, std::move(loaded));
+  Qwen3RunOptions ro;
   ASSIGN_OR_RETURN(ro.prompt, PromptIds(req, src));
   if (ro.prompt.empty()) return InvalidArgument("--prompt: the prompt has no tokens");
   const int first = req.pos >= 0 ? req.pos : int(ro.prompt.size()) - 1;
   ro.pos = first + req.tokens - 1;
   ro.engine.formats = req.formats;
-  std::optional<models::ImageCache> cache;
-  if (models::HasFourBit(req.formats, src.weights->config.num_hidden_layers)) {
-    ASSIGN_OR_RETURN(models::ImageCacheOptions cache_opts, models::ImageCacheOptionsFromEnv());
+  std::optional<ImageCache> cache;
+  if (HasFourBit(req.formats, src.weights->config.num_hidden_layers)) {
+    ASSIGN_OR_RETURN(ImageCacheOptions cache_opts, ImageCacheOptionsFromEnv());
     ro.cache = &cache.emplace(cache_opts);
   }
   ASSIGN_OR_RETURN(workloads::WorkloadRun run,
-                   models::MakeQwen3Run(RunName(req.model), *src.weights, hw, ro));
+                   MakeQwen3Run(RunName(req.model), *src.weights, hw, ro));
   for (int i = 0; i < int(run.steps.size()); ++i) run.steps[size_t(i)].traced = i >= first;
   return run;
 }
 
-}  // namespace otpu::host
+}  // namespace otpu::models

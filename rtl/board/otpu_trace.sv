@@ -19,8 +19,24 @@ module otpu_trace
   input  logic                             stop_when_full_i,   // keep first (else ring)
   // The core's cycle number for this cycle's events (0 = first cycle after RUN rose)
   input  logic [31:0]                      cycle_i,
-  // The core's event bundle (otpu_core's ev_o)
-  input  events_t                          ev_i,
+  // The core's event bundle (otpu_core ev_* outputs, same meaning)
+  input  logic                             ev_disp_i,
+  input  logic [3:0]                       ev_disp_slot_i,
+  input  logic [15:0]                      ev_disp_pc_i,
+  input  logic [INSTR_W-1:0]               ev_disp_instr_i,
+  input  logic [NUM_UNITS-1:0]             ev_start_i,
+  input  logic [NUM_UNITS-1:0][3:0]        ev_start_slot_i,
+  input  logic [NUM_UNITS-1:0][31:0]       ev_start_rdy_i,
+  input  logic                             ev_rel_i,
+  input  logic [3:0]                       ev_rel_slot_i,
+  input  logic [NUM_UNITS-1:0]             ev_end_i,
+  input  logic [NUM_UNITS-1:0][3:0]        ev_end_slot_i,
+  input  logic [NUM_UNITS-1:0][3:0][31:0]  ev_end_cnt_i,
+  input  logic                             ev_halt_i,
+  input  logic [3:0][31:0]                 ev_halt_ports_i,
+  input  logic                             ev_win_i,
+  input  logic [31:0]                      ev_win_n_i,
+  input  logic [WC_NUM-1:0][31:0]          ev_win_cnt_i,
   // TRACE_COUNT, TRACE_DROP, TRACE_CTRL.BUSY (records still queued or a held bundle)
   output logic [31:0]                      count_o,
   output logic [31:0]                      drop_o,
@@ -50,8 +66,10 @@ module otpu_trace
   logic [NW-1:0]       live_n;
   otpu_trace_bundle u_bundle (
     .en_i    (enable_i),
-    .cycle_i,
-    .ev_i,
+    .cycle_i, .ev_disp_i, .ev_disp_slot_i, .ev_disp_pc_i, .ev_disp_instr_i,
+    .ev_start_i, .ev_start_slot_i, .ev_start_rdy_i, .ev_rel_i, .ev_rel_slot_i,
+    .ev_end_i, .ev_end_slot_i, .ev_end_cnt_i, .ev_halt_i, .ev_halt_ports_i,
+    .ev_win_i, .ev_win_n_i, .ev_win_cnt_i,
     .lines_o (live),
     .n_o     (live_n)
   );
@@ -79,7 +97,7 @@ module otpu_trace
   assign push       = src_n != '0 && fits;
   // Only the halt's bundle is held, and only one that can ever fit; a bundle that comes while
   // one is held is lost (a core has none after HALT).
-  assign hold       = !held_q && cap_n != '0 && !fits && ev_i.halt && LvlW'(cap_n) <= LvlW'(QD);
+  assign hold       = !held_q && cap_n != '0 && !fits && ev_halt_i && LvlW'(cap_n) <= LvlW'(QD);
   assign lose       = held_q ? cap_n != '0 : cap_n != '0 && !fits && !hold;
   assign lost_n     = lose ? cap_n : '0;
 

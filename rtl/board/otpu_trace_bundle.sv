@@ -13,7 +13,23 @@ module otpu_trace_bundle
 ) (
   input  logic                             en_i,     // the lines are used (capture on)
   input  logic [31:0]                      cycle_i,
-  input  events_t                          ev_i,     // otpu_core's ev_o
+  input  logic                             ev_disp_i,
+  input  logic [3:0]                       ev_disp_slot_i,
+  input  logic [15:0]                      ev_disp_pc_i,
+  input  logic [INSTR_W-1:0]               ev_disp_instr_i,
+  input  logic [NUM_UNITS-1:0]             ev_start_i,
+  input  logic [NUM_UNITS-1:0][3:0]        ev_start_slot_i,
+  input  logic [NUM_UNITS-1:0][31:0]       ev_start_rdy_i,
+  input  logic                             ev_rel_i,
+  input  logic [3:0]                       ev_rel_slot_i,
+  input  logic [NUM_UNITS-1:0]             ev_end_i,
+  input  logic [NUM_UNITS-1:0][3:0]        ev_end_slot_i,
+  input  logic [NUM_UNITS-1:0][3:0][31:0]  ev_end_cnt_i,
+  input  logic                             ev_halt_i,
+  input  logic [3:0][31:0]                 ev_halt_ports_i,
+  input  logic                             ev_win_i,
+  input  logic [31:0]                      ev_win_n_i,
+  input  logic [WC_NUM-1:0][31:0]          ev_win_cnt_i,
   output logic [NB-1:0][63:0]              lines_o,  // lines_o[0..n_o-1] in trace order
   output logic [NW-1:0]                    n_o
 );
@@ -44,22 +60,22 @@ module otpu_trace_bundle
   // {op, w3, w2, w1} as two 52-bit halves: low = w2[19:0] w1, high = op w3 w2[31:20].
   logic [7:0]  op;
   logic [31:0] w1, w2, w3;
-  assign op = ev_i.disp_instr[7:0];
-  assign w1 = ev_i.disp_instr[63:32];
-  assign w2 = ev_i.disp_instr[95:64];
-  assign w3 = ev_i.disp_instr[127:96];
+  assign op = ev_disp_instr_i[7:0];
+  assign w1 = ev_disp_instr_i[63:32];
+  assign w2 = ev_disp_instr_i[95:64];
+  assign w3 = ev_disp_instr_i[127:96];
   // The rest of the instruction (registers, flags, w4..w7) comes from the program at pc.
   logic unused_instr;
-  assign unused_instr = ^{ev_i.disp_instr[INSTR_W-1:128], ev_i.disp_instr[31:8]};
+  assign unused_instr = ^{ev_disp_instr_i[INSTR_W-1:128], ev_disp_instr_i[31:8]};
 
   logic [NUM_UNITS-1:0][31:0] delay;
   logic [NUM_UNITS-1:0]       saturated;
   logic [23:0]                win_n;
-  assign win_n = ev_i.win_n > 32'(MaxWinN) ? MaxWinN : ev_i.win_n[23:0];
+  assign win_n = ev_win_n_i > 32'(MaxWinN) ? MaxWinN : ev_win_n_i[23:0];
 
   logic any_ev;
-  assign any_ev = en_i && (ev_i.disp || ev_i.start != '0 || ev_i.rel || ev_i.done != '0 ||
-                           ev_i.win || ev_i.halt);
+  assign any_ev = en_i && (ev_disp_i || ev_start_i != '0 || ev_rel_i || ev_end_i != '0 ||
+                           ev_win_i || ev_halt_i);
 
   // Which records are valid, and how many: from the events' valid bits and ready cycles only,
   // kept apart from the records, whose values (window sums, halt port totals) follow the
@@ -71,20 +87,20 @@ module otpu_trace_bundle
     saturated = '0;
     n_o       = '0;
     if (any_ev) begin
-      valid[PosD +: 3] = {3{ev_i.disp}};
+      valid[PosD +: 3] = {3{ev_disp_i}};
       for (int unsigned u = 0; u < NUM_UNITS; u++) begin
-        delay[u]     = cycle_i - ev_i.start_rdy[u];
+        delay[u]     = cycle_i - ev_start_rdy_i[u];
         saturated[u] = delay[u] >= 32'(SatDelay);
-        valid[PosS + 2 * u]     = ev_i.start[u];
-        valid[PosS + 2 * u + 1] = ev_i.start[u] && saturated[u];
+        valid[PosS + 2 * u]     = ev_start_i[u];
+        valid[PosS + 2 * u + 1] = ev_start_i[u] && saturated[u];
       end
-      valid[PosG]          = ev_i.rel;
-      valid[PosE]          = ev_i.done[U_DMA];
-      valid[PosE + 1 +: 6] = {6{ev_i.done[U_MXU]}};
-      valid[PosE + 7 +: 3] = {3{ev_i.done[U_QUANT]}};
-      valid[PosE + 10 +: 3] = {3{ev_i.done[U_VPU]}};
-      valid[PosP +: 1 + WinP + 1 + WinQ] = {(2 + WinP + WinQ){ev_i.win}};
-      valid[PosH +: 5] = {5{ev_i.halt}};
+      valid[PosG]          = ev_rel_i;
+      valid[PosE]          = ev_end_i[U_DMA];
+      valid[PosE + 1 +: 6] = {6{ev_end_i[U_MXU]}};
+      valid[PosE + 7 +: 3] = {3{ev_end_i[U_QUANT]}};
+      valid[PosE + 10 +: 3] = {3{ev_end_i[U_VPU]}};
+      valid[PosP +: 1 + WinP + 1 + WinQ] = {(2 + WinP + WinQ){ev_win_i}};
+      valid[PosH +: 5] = {5{ev_halt_i}};
       for (int unsigned s = 0; s < NB; s++) n_o += NW'(valid[s]);
     end
   end
@@ -92,38 +108,38 @@ module otpu_trace_bundle
   always_comb begin
     rec = '0;
     if (any_ev) begin
-      rec[PosD]     = head(REC_DISPATCH) | {8'b0, ev_i.disp_slot, 4'b0, ev_i.disp_pc, cycle_i};
+      rec[PosD]     = head(REC_DISPATCH) | {8'b0, ev_disp_slot_i, 4'b0, ev_disp_pc_i, cycle_i};
       rec[PosD + 1] = {REC_OPERANDS, 7'b0, 1'b0, w2[19:0], w1};
       rec[PosD + 2] = {REC_OPERANDS, 7'b0, 1'b1, op, w3, w2[31:20]};
       for (int unsigned u = 0; u < NUM_UNITS; u++) begin
-        rec[PosS + 2 * u] = head(REC_START) | {8'b0, ev_i.start_slot[u], 4'(u),
+        rec[PosS + 2 * u] = head(REC_START) | {8'b0, ev_start_slot_i[u], 4'(u),
                                                 saturated[u] ? SatDelay : delay[u][15:0], cycle_i};
-        rec[PosS + 2 * u + 1] = head(REC_READY) | {32'b0, ev_i.start_rdy[u]};
+        rec[PosS + 2 * u + 1] = head(REC_READY) | {32'b0, ev_start_rdy_i[u]};
       end
-      rec[PosG] = slot_cycle(REC_RELEASE, ev_i.rel_slot);
+      rec[PosG] = slot_cycle(REC_RELEASE, ev_rel_slot_i);
       // E (DMA); E U V×4 (MXU); E U V (QUANT); E U V (VPU)
-      rec[PosE]     = slot_cycle(REC_END, ev_i.done_slot[U_DMA]);
-      rec[PosE + 1] = slot_cycle(REC_END, ev_i.done_slot[U_MXU]);
+      rec[PosE]     = slot_cycle(REC_END, ev_end_slot_i[U_DMA]);
+      rec[PosE + 1] = slot_cycle(REC_END, ev_end_slot_i[U_MXU]);
       rec[PosE + 2] = unit_cycle(4'(U_MXU));
       for (int unsigned c = 0; c < 4; c++) begin
-        rec[PosE + 3 + c] = value(4'(c), ev_i.done_cnt[U_MXU][c]);
+        rec[PosE + 3 + c] = value(4'(c), ev_end_cnt_i[U_MXU][c]);
       end
-      rec[PosE + 7]  = slot_cycle(REC_END, ev_i.done_slot[U_QUANT]);
+      rec[PosE + 7]  = slot_cycle(REC_END, ev_end_slot_i[U_QUANT]);
       rec[PosE + 8]  = unit_cycle(4'(U_QUANT));
-      rec[PosE + 9]  = value(4'd0, ev_i.done_cnt[U_QUANT][0]);
-      rec[PosE + 10] = slot_cycle(REC_END, ev_i.done_slot[U_VPU]);
+      rec[PosE + 9]  = value(4'd0, ev_end_cnt_i[U_QUANT][0]);
+      rec[PosE + 10] = slot_cycle(REC_END, ev_end_slot_i[U_VPU]);
       rec[PosE + 11] = unit_cycle(4'(U_VPU));
-      rec[PosE + 12] = value(4'd0, ev_i.done_cnt[U_VPU][0]);
+      rec[PosE + 12] = value(4'd0, ev_end_cnt_i[U_VPU][0]);
       // P V×9 Q V×6
       rec[PosP] = head(REC_WINDOW_P) | {8'b0, win_n, cycle_i};
       rec[PosQ] = head(REC_WINDOW_Q) | {8'b0, win_n, cycle_i};
-      for (int unsigned i = 0; i < WinP; i++) rec[PosP + 1 + i] = value(4'(i), ev_i.win_cnt[i]);
+      for (int unsigned i = 0; i < WinP; i++) rec[PosP + 1 + i] = value(4'(i), ev_win_cnt_i[i]);
       for (int unsigned i = 0; i < WinQ; i++) begin
-        rec[PosQ + 1 + i] = value(4'(i), ev_i.win_cnt[WinP + i]);
+        rec[PosQ + 1 + i] = value(4'(i), ev_win_cnt_i[WinP + i]);
       end
       // H V×4
       rec[PosH] = slot_cycle(REC_HALT, 4'd0);
-      for (int unsigned i = 0; i < 4; i++) rec[PosH + 1 + i] = value(4'(i), ev_i.halt_ports[i]);
+      for (int unsigned i = 0; i < 4; i++) rec[PosH + 1 + i] = value(4'(i), ev_halt_ports_i[i]);
     end
   end
 

@@ -79,8 +79,24 @@ module otpu_core
   input  logic [TAG_W-1:0]                 a_rsp_tag_i,
   input  logic [31:0]                      a_rsp_data_i,
   // Events (docs/rtl-core.md "Events"), valid in the cycle they happen
-  output events_t                          ev_o,
+  output logic                             ev_disp_o,
+  output logic [3:0]                       ev_disp_slot_o,
+  output logic [15:0]                      ev_disp_pc_o,
+  output logic [INSTR_W-1:0]               ev_disp_instr_o,   // resolved
+  output logic [NUM_UNITS-1:0]             ev_start_o,
+  output logic [NUM_UNITS-1:0][3:0]        ev_start_slot_o,
+  output logic [NUM_UNITS-1:0][31:0]       ev_start_rdy_o,    // its ready cycle
+  output logic                             ev_rel_o,
+  output logic [3:0]                       ev_rel_slot_o,
+  output logic [NUM_UNITS-1:0]             ev_end_o,
+  output logic [NUM_UNITS-1:0][3:0]        ev_end_slot_o,
+  output logic [NUM_UNITS-1:0][3:0][31:0]  ev_end_cnt_o,
+  output logic                             ev_halt_o,
+  output logic [3:0][31:0]                 ev_halt_ports_o,   // bmxu bdma amxu aq
   output logic [NUM_UNITS-1:0][31:0]       ev_lose_o,         // TMEM refusals per unit
+  output logic                             ev_win_o,
+  output logic [31:0]                      ev_win_n_o,
+  output logic [WC_NUM-1:0][31:0]          ev_win_cnt_o,
   output act_t                             ev_act_o
 );
 
@@ -89,11 +105,6 @@ module otpu_core
   localparam int unsigned RHost = 0;
 
   logic running, start, halt;
-  // The sequencer's dispatch, which otpu_core_events puts into ev_o.
-  logic               disp;
-  logic [3:0]         disp_slot;
-  logic [15:0]        disp_pc;
-  logic [INSTR_W-1:0] disp_instr;
 
   /////////////////////////////
   // Host inputs, registered //
@@ -250,10 +261,10 @@ module otpu_core
     .release_o      (release_q),
     .release_slot_o (release_slot),
     .release_ack_i  (release_ack),
-    .ev_disp_o      (disp),
-    .ev_disp_slot_o (disp_slot),
-    .ev_disp_pc_o   (disp_pc),
-    .ev_disp_instr_o(disp_instr),
+    .ev_disp_o,
+    .ev_disp_slot_o,
+    .ev_disp_pc_o,
+    .ev_disp_instr_o,
     .ev_halt_o      (halt)
   );
 
@@ -553,12 +564,20 @@ module otpu_core
     .mxu_starve_i   (mxu_starve),
     .mxu_bp_i       (mxu_bp),
     .mxu_fifo_level_i(mxu_fifo_level),
-    .disp_i         (disp),
-    .disp_slot_i    (disp_slot),
-    .disp_pc_i      (disp_pc),
-    .disp_instr_i   (disp_instr),
-    .ev_o,
+    .ev_start_o,
+    .ev_start_slot_o,
+    .ev_start_rdy_o,
+    .ev_rel_o,
+    .ev_rel_slot_o,
+    .ev_end_o,
+    .ev_end_slot_o,
+    .ev_end_cnt_o,
+    .ev_halt_o,
+    .ev_halt_ports_o,
     .ev_lose_o,
+    .ev_win_o,
+    .ev_win_n_o,
+    .ev_win_cnt_o,
     .ev_act_o
   );
 

@@ -1,8 +1,7 @@
-// The core's event bundle (docs/rtl-core.md "Events"), one events_t: dispatch (from the
-// sequencer), start, release and end of every unit instruction, the halt with the run's port
-// totals and the per-window counters; beside it the per-cycle activity and the TMEM
-// refusals. Everything is valid in the cycle it happens, before any queue: the simulation
-// harness and the trace unit read the same wires.
+// The core's event bundle (docs/rtl-core.md "Events"): start, release and end of every unit
+// instruction, the halt with the run's port totals, the per-window counters and the per-cycle
+// activity. Dispatch comes straight from the sequencer. Everything is valid in the cycle it
+// happens, before any queue: the simulation harness and the trace unit read the same wires.
 module otpu_core_events
   import otpu_pkg::*;
   import otpu_core_pkg::*;
@@ -15,11 +14,6 @@ module otpu_core_events
   input  logic                             running_i,
   input  logic                             halt_i,      // the run's last cycle
   input  logic [31:0]                      win_len_i,
-  // Sequencer: a dispatch (passed through into ev_o)
-  input  logic                             disp_i,
-  input  logic [3:0]                       disp_slot_i,
-  input  logic [15:0]                      disp_pc_i,
-  input  logic [INSTR_W-1:0]               disp_instr_i,
   // Sequencer and units
   input  logic [NUM_UNITS-1:0]             issue_valid_i,
   input  logic [NUM_UNITS-1:0]             issue_ready_i,
@@ -46,47 +40,36 @@ module otpu_core_events
   input  logic                             mxu_bp_i,
   input  logic [15:0]                      mxu_fifo_level_i,
   // Events
-  output events_t                          ev_o,
-  output logic [NUM_UNITS-1:0][31:0]       ev_lose_o,   // TMEM refusals per unit, of the run
+  output logic [NUM_UNITS-1:0]             ev_start_o,
+  output logic [NUM_UNITS-1:0][3:0]        ev_start_slot_o,
+  output logic [NUM_UNITS-1:0][31:0]       ev_start_rdy_o,
+  output logic                             ev_rel_o,
+  output logic [3:0]                       ev_rel_slot_o,
+  output logic [NUM_UNITS-1:0]             ev_end_o,
+  output logic [NUM_UNITS-1:0][3:0]        ev_end_slot_o,
+  output logic [NUM_UNITS-1:0][3:0][31:0]  ev_end_cnt_o,
+  output logic                             ev_halt_o,
+  output logic [3:0][31:0]                 ev_halt_ports_o,
+  output logic [NUM_UNITS-1:0][31:0]       ev_lose_o,
+  output logic                             ev_win_o,
+  output logic [31:0]                      ev_win_n_o,
+  output logic [WC_NUM-1:0][31:0]          ev_win_cnt_o,
   output act_t                             ev_act_o
 );
-
-  // events_t is generated with these sizes (sim/rtl/event_fields.h).
-  if (NUM_UNITS != 4 || INSTR_W != 256 || WC_NUM != 15) begin : gen_bad_events
-    $error("otpu_core_events: events_t has 4 units, 256-bit instructions, 15 window columns");
-  end
 
   ///////////////////////////
   // Instruction lifecycle //
   ///////////////////////////
 
-  logic [NUM_UNITS-1:0]     start;
-  logic [3:0][31:0]         halt_ports;
-  logic                     win;
-  logic [31:0]              win_n;
-  logic [WC_NUM-1:0][31:0]  win_cnt;
-  assign start = issue_valid_i & issue_ready_i;
-
-  // One assignment of the whole struct (a field-by-field one is a masked insert per field).
-  assign ev_o = '{
-    disp:       disp_i,
-    disp_slot:  disp_slot_i,
-    disp_pc:    disp_pc_i,
-    start:      start,
-    start_slot: issue_slot_i,
-    rel:        release_i && release_ack_i,
-    rel_slot:   release_slot_i,
-    done:       done_i,
-    done_slot:  done_slot_i,
-    halt:       halt_i,
-    win:        win,
-    win_n:      win_n,
-    start_rdy:  issue_rdy_cyc_i,
-    halt_ports: halt_ports,
-    win_cnt:    win_cnt,
-    done_cnt:   done_cnt_i,
-    disp_instr: disp_instr_i
-  };
+  assign ev_start_o      = issue_valid_i & issue_ready_i;
+  assign ev_start_slot_o = issue_slot_i;
+  assign ev_start_rdy_o  = issue_rdy_cyc_i;
+  assign ev_rel_o        = release_i && release_ack_i;
+  assign ev_rel_slot_o   = release_slot_i;
+  assign ev_end_o        = done_i;
+  assign ev_end_slot_o   = done_slot_i;
+  assign ev_end_cnt_o    = done_cnt_i;
+  assign ev_halt_o       = halt_i;
 
   // Instructions each unit has started and not finished, and whether that is any (a register
   // of its own: the activity word is rebuilt at every settle of the inputs).
@@ -100,7 +83,7 @@ module otpu_core_events
   // One assignment of the whole word: the simulator builds a struct assigned field by field
   // with a masked insert per field, on every settle of the inputs.
   logic [NUM_UNITS-1:0] busy;
-  assign busy = inflight_any_q | start;
+  assign busy = inflight_any_q | ev_start_o;
   for (genvar u = 0; u < NUM_UNITS; u++) begin : gen_lose
     assign ev_lose_o[u] = tm_lose_i[u + 1];
   end
@@ -139,9 +122,9 @@ module otpu_core_events
   // Port i's transfers (otpu_core_pkg::act_port) are counted at the edge and added in the halt
   // cycle, not followed as a signal through every settle of the memory's ready inputs.
   always_comb begin
-    halt_ports = '0;
+    ev_halt_ports_o = '0;
     if (halt_i) begin
-      for (int i = 0; i < 4; i++) halt_ports[i] = ports_q[i] + 32'(act_port(act_ports, i));
+      for (int i = 0; i < 4; i++) ev_halt_ports_o[i] = ports_q[i] + 32'(act_port(act_ports, i));
     end
   end
 
@@ -159,10 +142,10 @@ module otpu_core_events
     end else begin
       // Each only in the cycles that change it: most cycles start and end nothing, and many
       // move nothing on the DRAM ports.
-      if ((start | done_i) != '0) begin
+      if ((ev_start_o | done_i) != '0) begin
         for (int u = 0; u < NUM_UNITS; u++) begin
-          inflight_q[u]     <= inflight_q[u] + 5'(start[u]) - 5'(done_i[u]);
-          inflight_any_q[u] <= inflight_q[u] + 5'(start[u]) - 5'(done_i[u]) != '0;
+          inflight_q[u]     <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]);
+          inflight_any_q[u] <= inflight_q[u] + 5'(ev_start_o[u]) - 5'(done_i[u]) != '0;
         end
       end
       if (act_ports.b_rd_mxu || act_ports.b_rd_dma || act_ports.b_wr_dma || act_ports.a_mxu ||
@@ -185,9 +168,9 @@ module otpu_core_events
     .win_len_i,
     .units_i  (act_units),
     .ports_i  (act_ports),
-    .win_o    (win),
-    .win_n_o  (win_n),
-    .win_cnt_o(win_cnt)
+    .win_o    (ev_win_o),
+    .win_n_o  (ev_win_n_o),
+    .win_cnt_o(ev_win_cnt_o)
   );
 
   logic unused_host;

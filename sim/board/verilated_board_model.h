@@ -19,9 +19,6 @@ namespace otpu::board {
 template <typename Top>
 class VerilatedBoardModel final : public BoardModel {
  public:
-  static_assert(rtl::ports::IsEventsPort<decltype(Top::ev_o)>(),
-                "otpu_board's ev_o is not events_t as sim/rtl/event_fields.h lays it out");
-
   VerilatedBoardModel(const isa::Config& cfg, rtl::DramModel* dram, int regmap)
       : BoardModel(cfg),
         dram_(dram),
@@ -131,11 +128,11 @@ class VerilatedBoardModel final : public BoardModel {
       }
       if (!hooks_.empty()) {
         events_.cycle = run_cycle_;
-        rtl::ports::ReadEvents(top_->ev_o, top_->ev_act_o, &events_);
+        rtl::ports::ReadEvents(*top_, &events_);
         for (rtl::ClockHook* h : hooks_) h->OnClock(events_);
       }
       ++run_cycle_;
-      run_ends = rtl::ports::HaltEvent(top_->ev_o);
+      run_ends = top_->ev_halt_o;
     }
 
     top_->clk_i = 1;

@@ -17,9 +17,6 @@ namespace otpu::rtl {
 template <typename Top>
 class VerilatedCoreModel final : public CoreModel {
  public:
-  static_assert(ports::IsEventsPort<decltype(Top::ev_o)>(),
-                "otpu_core's ev_o is not events_t as sim/rtl/event_fields.h lays it out");
-
   VerilatedCoreModel()
       : context_(std::make_unique<VerilatedContext>()),
         top_(std::make_unique<Top>(context_.get(), "otpu_core")) {
@@ -125,11 +122,9 @@ class VerilatedCoreModel final : public CoreModel {
     ports::ReadRequests(*top_, offer, d(), req);
   }
 
-  void ReadEvents(CoreCycle* out) override {
-    ports::ReadEvents(top_->ev_o, top_->ev_act_o, out);
-  }
+  void ReadEvents(CoreCycle* out) override { ports::ReadEvents(*top_, out); }
 
-  bool HaltEvent() const override { return ports::HaltEvent(top_->ev_o); }
+  bool HaltEvent() const override { return top_->ev_halt_o; }
 
   void Rise() override {
     top_->clk_i = 1;

@@ -1,11 +1,10 @@
 // The core's port groups as every Verilated top that brings them out names them (otpu_core,
 // otpu_board: docs/rtl-core.md): the DRAM ports as MemOffer/MemRequests and the event bundle
-// (events_t, one wide port: fields at event_fields.h's offsets) as CoreCycle. Templates over the Verilated top's class, so that each model's .cc (the only
+// as CoreCycle. Templates over the Verilated top's class, so that each model's .cc (the only
 // place its Verilator header is included) shares one copy of the plumbing.
 #ifndef OTPU_SIM_RTL_VERILATED_PORTS_H_
 #define OTPU_SIM_RTL_VERILATED_PORTS_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -13,7 +12,6 @@
 
 #include "sim/rtl/core_cycle.h"
 #include "sim/rtl/dram_model.h"
-#include "sim/rtl/event_fields.h"
 #include "workloads/isa/instr.h"
 
 namespace otpu::rtl::ports {
@@ -127,128 +125,48 @@ void ReadRequests(const Top& top, const MemOffer& offer, int d, MemRequests* req
   }
 }
 
-// Bits [lsb, lsb + width) of a wide signal, width <= 32.
-template <typename T>
-uint32_t Bits(const T& v, int lsb, int width) {
-  const int k = lsb / 32, off = lsb % 32;
-  uint64_t two = Word(v, k);
-  if (off + width > 32) two |= uint64_t(Word(v, k + 1)) << 32;  // it straddles two words
-  return uint32_t(two >> off) & uint32_t((uint64_t{1} << width) - 1);
-}
-
-// Writes bits [lsb, lsb + width) of a wide signal, width <= 32.
-template <typename T>
-void SetBits(T& v, int lsb, int width, uint32_t x) {
-  for (int i = 0; i < width; ++i) {
-    const int b = lsb + i, w = b / 32;
-    const uint32_t bit = 1u << (b % 32);
-    SetWord(v, w, (x >> i & 1) ? (Word(v, w) | bit) : (Word(v, w) & ~bit));
-  }
-}
-
-// Field `F` of an events_t signal (element `i` of an array field), up to 32 bits; the offset
-// is a compile-time constant.
-template <events::Field F, typename T>
-uint32_t Event(const T& ev, int i = 0) {
-  constexpr int kBits = std::min(events::kFields[int(F)].bits, 32);
-  return Bits(ev, events::Lsb(F) + i * events::kFields[int(F)].bits, kBits);
-}
-
-// Word `i` of field `F`, whose elements are whole words (win_n, start_rdy, done_cnt, ...).
-template <events::Field F, typename T>
-uint32_t EventWord(const T& ev, int i) {
-  static_assert(events::Lsb(F) % 32 == 0 && events::kFields[int(F)].bits % 32 == 0);
-  return Word(ev, events::Lsb(F) / 32 + i);
-}
-
-// The halt bit, which the harness reads every cycle.
-template <typename T>
-bool HaltEvent(const T& ev) {
-  return Bit(ev, events::Lsb(events::Field::kHalt));
-}
-
-// Fills `out` from the event bundle `ev` (events_t) of a settled cycle and the activity word
-// (cycle numbering is the caller's).
-template <typename E>
-void ReadEvents(const E& ev, uint64_t activity, CoreCycle* out) {
-  using events::Field;
-  out->activity.bits = activity;
-  out->dispatch.valid = Event<Field::kDisp>(ev);
-  out->release.valid = Event<Field::kRel>(ev);
-  out->halt.valid = Event<Field::kHalt>(ev);
-  out->window.valid = Event<Field::kWin>(ev);
-  const uint32_t starts = Event<Field::kStart>(ev), ends = Event<Field::kDone>(ev);
+// Fills `out` from the event bundle of a settled cycle (cycle numbering is the caller's).
+template <typename Top>
+void ReadEvents(const Top& t, CoreCycle* out) {
+  out->activity.bits = t.ev_act_o;
+  out->dispatch.valid = t.ev_disp_o;
+  out->release.valid = t.ev_rel_o;
+  out->halt.valid = t.ev_halt_o;
+  out->window.valid = t.ev_win_o;
+  const uint8_t starts = t.ev_start_o, ends = t.ev_end_o;
   out->any = out->dispatch.valid || out->release.valid || out->halt.valid ||
              out->window.valid || starts != 0 || ends != 0;
   if (out->dispatch.valid) {
-    out->dispatch.slot = int(Event<Field::kDispSlot>(ev));
-    out->dispatch.pc = Event<Field::kDispPc>(ev);
+    out->dispatch.slot = t.ev_disp_slot_o;
+    out->dispatch.pc = t.ev_disp_pc_o;
     for (int i = 0; i < isa::kInstrWords; ++i) {
-      out->dispatch.instr.w[size_t(i)] = EventWord<Field::kDispInstr>(ev, i);
+      out->dispatch.instr.w[size_t(i)] = Word(t.ev_disp_instr_o, i);
     }
   }
   for (int u = 0; u < kCoreUnits; ++u) {
     CoreCycle::Start& s = out->start[size_t(u)];
     s.valid = starts >> u & 1;
     if (s.valid) {
-      s.slot = int(Event<Field::kStartSlot>(ev, u));
-      s.ready = EventWord<Field::kStartRdy>(ev, u);
+      s.slot = t.ev_start_slot_o >> (4 * u) & 0xF;
+      s.ready = Word(t.ev_start_rdy_o, u);
     }
     CoreCycle::End& e = out->end[size_t(u)];
     e.valid = ends >> u & 1;
     if (e.valid) {
-      e.slot = int(Event<Field::kDoneSlot>(ev, u));
-      for (int c = 0; c < 4; ++c) e.counters[size_t(c)] = EventWord<Field::kDoneCnt>(ev, 4 * u + c);
+      e.slot = t.ev_end_slot_o >> (4 * u) & 0xF;
+      for (int c = 0; c < 4; ++c) e.counters[size_t(c)] = Word(t.ev_end_cnt_o, 4 * u + c);
     }
   }
-  if (out->release.valid) out->release.slot = int(Event<Field::kRelSlot>(ev));
+  if (out->release.valid) out->release.slot = t.ev_rel_slot_o;
   if (out->halt.valid) {
-    for (int i = 0; i < 4; ++i) out->halt.ports[size_t(i)] = EventWord<Field::kHaltPorts>(ev, i);
+    for (int i = 0; i < 4; ++i) out->halt.ports[size_t(i)] = Word(t.ev_halt_ports_o, i);
   }
   if (out->window.valid) {
-    out->window.n = EventWord<Field::kWinN>(ev, 0);
+    out->window.n = t.ev_win_n_o;
     for (int c = 0; c < kWindowColumns; ++c) {
-      out->window.columns[size_t(c)] = EventWord<Field::kWinCnt>(ev, c);
+      out->window.columns[size_t(c)] = Word(t.ev_win_cnt_o, c);
     }
   }
-}
-
-// Drives every field of `c` onto an events_t input `ev`, valid or not (the inverse of
-// ReadEvents, for a Verilated trace unit fed by a harness).
-template <typename E>
-void WriteEvents(const CoreCycle& c, E* ev) {
-  using events::Field;
-  auto set = [ev](Field f, int i, uint32_t x) {
-    SetBits(*ev, events::Lsb(f, i), events::kFields[int(f)].bits, x);
-  };
-  auto set_word = [ev](Field f, int i, uint32_t x) { SetWord(*ev, events::Lsb(f) / 32 + i, x); };
-  set(Field::kDisp, 0, c.dispatch.valid);
-  set(Field::kDispSlot, 0, uint32_t(c.dispatch.slot));
-  set(Field::kDispPc, 0, c.dispatch.pc);
-  for (int i = 0; i < isa::kInstrWords; ++i) set_word(Field::kDispInstr, i, c.dispatch.instr.w[size_t(i)]);
-  for (int u = 0; u < kCoreUnits; ++u) {
-    const CoreCycle::Start& s = c.start[size_t(u)];
-    SetBits(*ev, events::Lsb(Field::kStart) + u, 1, s.valid);
-    set(Field::kStartSlot, u, uint32_t(s.slot));
-    set_word(Field::kStartRdy, u, s.ready);
-    const CoreCycle::End& e = c.end[size_t(u)];
-    SetBits(*ev, events::Lsb(Field::kDone) + u, 1, e.valid);
-    set(Field::kDoneSlot, u, uint32_t(e.slot));
-    for (int k = 0; k < 4; ++k) set_word(Field::kDoneCnt, 4 * u + k, e.counters[size_t(k)]);
-  }
-  set(Field::kRel, 0, c.release.valid);
-  set(Field::kRelSlot, 0, uint32_t(c.release.slot));
-  set(Field::kHalt, 0, c.halt.valid);
-  for (int i = 0; i < 4; ++i) set_word(Field::kHaltPorts, i, c.halt.ports[size_t(i)]);
-  set(Field::kWin, 0, c.window.valid);
-  set_word(Field::kWinN, 0, c.window.n);
-  for (int i = 0; i < kWindowColumns; ++i) set_word(Field::kWinCnt, i, c.window.columns[size_t(i)]);
-}
-
-// The Verilated events_t port: one wide signal of events::kBits.
-template <typename E>
-constexpr bool IsEventsPort() {
-  return sizeof(E) == size_t((events::kBits + 31) / 32) * 4;
 }
 
 }  // namespace otpu::rtl::ports

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "sim/rtl/core_cycle.h"
-#include "sim/rtl/verilated_ports.h"
 #include "tests/rtl/units/vl_bits.h"
 #include "base/status.h"
 #include "workloads/isa/trace_records.h"
@@ -117,7 +116,35 @@ class RtlTraceUnit : public ClockHook {
     t.enable_i = enable_;
     t.stop_when_full_i = !keep_last_;
     t.cycle_i = uint32_t(c.cycle);
-    rtl::ports::WriteEvents(c, &t.ev_i);
+    t.ev_disp_i = c.dispatch.valid;
+    t.ev_disp_slot_i = uint8_t(c.dispatch.slot);
+    t.ev_disp_pc_i = uint16_t(c.dispatch.pc);
+    for (int i = 0; i < isa::kInstrWords; ++i) {
+      units::SetBits(t.ev_disp_instr_i, 32 * i, 32, c.dispatch.instr.w[size_t(i)]);
+    }
+    t.ev_start_i = 0;
+    t.ev_end_i = 0;
+    for (int u = 0; u < kCoreUnits; ++u) {
+      const CoreCycle::Start& s = c.start[size_t(u)];
+      units::SetBits(t.ev_start_i, u, 1, s.valid);
+      units::SetBits(t.ev_start_slot_i, 4 * u, 4, uint64_t(s.slot));
+      units::SetBits(t.ev_start_rdy_i, 32 * u, 32, s.ready);
+      const CoreCycle::End& e = c.end[size_t(u)];
+      units::SetBits(t.ev_end_i, u, 1, e.valid);
+      units::SetBits(t.ev_end_slot_i, 4 * u, 4, uint64_t(e.slot));
+      for (int k = 0; k < 4; ++k) {
+        units::SetBits(t.ev_end_cnt_i, 32 * (4 * u + k), 32, e.counters[size_t(k)]);
+      }
+    }
+    t.ev_rel_i = c.release.valid;
+    t.ev_rel_slot_i = uint8_t(c.release.slot);
+    t.ev_halt_i = c.halt.valid;
+    for (int i = 0; i < 4; ++i) units::SetBits(t.ev_halt_ports_i, 32 * i, 32, c.halt.ports[size_t(i)]);
+    t.ev_win_i = c.window.valid;
+    t.ev_win_n_i = c.window.n;
+    for (int i = 0; i < kWindowColumns; ++i) {
+      units::SetBits(t.ev_win_cnt_i, 32 * i, 32, c.window.columns[size_t(i)]);
+    }
   }
 
   int64_t depth_;

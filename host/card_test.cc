@@ -226,7 +226,8 @@ TEST(CardRun, PollObserverSeesEveryPolledValueInOrder) {
   for (const auto& [wait, v] : seen) {
     if (phases.empty() || phases.back() != wait) phases.push_back(wait);
   }
-  EXPECT_EQ(phases, (std::vector<PollWait>{PollWait::kLoad, PollWait::kHalt, PollWait::kTraceDrain}));
+  EXPECT_EQ(phases,
+            (std::vector<PollWait>{PollWait::kLoad, PollWait::kHalt, PollWait::kTraceDrain}));
   auto last_of = [&](PollWait w) {
     uint32_t last = 0;
     for (const auto& [wait, v] : seen) last = wait == w ? v : last;

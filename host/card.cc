@@ -164,7 +164,8 @@ Status Card::WriteProgram(const isa::Program& program, uint64_t prog_addr) {
 }
 
 StatusOr<uint32_t> Card::Poll(Reg reg, uint32_t mask, bool until_set,
-                              std::chrono::milliseconds timeout, const std::string& what) {
+                              std::chrono::milliseconds timeout, PollWait wait,
+                              const std::string& what) {
   const Clock::time_point deadline = Clock::now() + timeout;
   for (int polls = 0;; ++polls) {
     const Clock::time_point at = Clock::now();
@@ -174,6 +175,7 @@ StatusOr<uint32_t> Card::Poll(Reg reg, uint32_t mask, bool until_set,
                                 sigabbrev_np(sig), Stop().c_str()));
     }
     ASSIGN_OR_RETURN(uint32_t v, Read(reg));
+    if (poll_observer_) poll_observer_(wait, v);
     if (until_set ? (v & mask) != 0 : (v & mask) == 0) return v;
     if (Clock::now() >= deadline) {
       const std::string bits = reg == Reg::kSTATUS ? " (" + StatusBitNames(v) + ")" : "";
@@ -210,7 +212,7 @@ Status Card::LoadImem() {
   RETURN_IF_ERROR(Write(Reg::kPROG_N, prog_n_));
   RETURN_IF_ERROR(Write(Reg::kCTRL, isa::kCTRL_LOAD));
   return Poll(Reg::kSTATUS, isa::kSTATUS_LOADING, /*until_set=*/false,
-              std::chrono::milliseconds(10000), "the program did not load")
+              std::chrono::milliseconds(10000), PollWait::kLoad, "the program did not load")
       .status();
 }
 
@@ -273,7 +275,8 @@ Status Card::StopEarlierRun(std::chrono::milliseconds timeout) {
   const std::string where = board_->Describe();
   RETURN_IF_ERROR(Write(Reg::kCTRL, 0));  // RUN falling aborts the run
   StatusOr<uint32_t> after =
-      Poll(Reg::kSTATUS, isa::kSTATUS_RUNNING, /*until_set=*/false, timeout, "the earlier run did not stop");
+      Poll(Reg::kSTATUS, isa::kSTATUS_RUNNING, /*until_set=*/false, timeout,
+           PollWait::kEarlierRun, "the earlier run did not stop");
   if (!after.ok() && StopSignal() != 0) return after.status();  // interrupted while waiting
   if (!after.ok()) {
     return Internal(
@@ -333,7 +336,7 @@ StatusOr<RunResult> Card::Run(const RunOptions& opts) {
   RunResult result;
   StatusOr<uint32_t> status =
       Poll(Reg::kSTATUS, isa::kSTATUS_HALTED | isa::kSTATUS_ERROR | isa::kSTATUS_AXI_ERR,
-           /*until_set=*/true, opts.timeout, "the run did not halt");
+           /*until_set=*/true, opts.timeout, PollWait::kHalt, "the run did not halt");
   if (!status.ok()) {
     if (status.status().code() != StatusCode::kDeadlineExceeded) return status.status();
     return DeadlineExceeded(status.status().message() + "; " + Stop());
@@ -341,7 +344,7 @@ StatusOr<RunResult> Card::Run(const RunOptions& opts) {
   result.status = *status;
   if (opts.trace.enable) {
     RETURN_IF_ERROR(Poll(Reg::kTRACE_CTRL, isa::kTRACE_CTRL_BUSY, /*until_set=*/false, opts.timeout,
-                         "the trace did not drain")
+                         PollWait::kTraceDrain, "the trace did not drain")
                         .status());
   }
   RunCounters& c = result.counters;

@@ -82,6 +82,18 @@ struct TraceDrain {
   bool via_window = false;  // read through the DMA window, not TRACE_LO/HI
 };
 
+// What Run is waiting for when it polls a register.
+enum class PollWait {
+  kEarlierRun,  // STATUS: a run it found still running to stop (RUNNING = 0)
+  kLoad,        // STATUS: the program to load into IMEM (LOADING = 0)
+  kHalt,        // STATUS: the run to end (HALTED, ERROR or AXI_ERR)
+  kTraceDrain,  // TRACE_CTRL: the trace to drain (BUSY = 0)
+};
+
+// Sees every value Run reads while it polls, in order, with what it waits for: a board
+// model's tests check what the host saw access by access; a run is unchanged by it.
+using PollObserver = std::function<void(PollWait wait, uint32_t value)>;
+
 struct RunResult {
   uint32_t status = 0;  // STATUS at the halt
   RunCounters counters;
@@ -124,6 +136,9 @@ class Card {
   // earlier run it found still running. Unset: such notes are dropped.
   void set_note_sink(std::function<void(const std::string&)> sink) { note_sink_ = std::move(sink); }
 
+  // Called with each polled value (PollObserver); unset: no one watches.
+  void set_poll_observer(PollObserver observer) { poll_observer_ = std::move(observer); }
+
   // TRACE_COUNT, TRACE_DROP and the buffer as the last traced run (with `keep_last` as it
   // had) left it: what Run drains; reading again gives the same records.
   StatusOr<TraceDrain> ReadTrace(bool keep_last);
@@ -137,11 +152,13 @@ class Card {
   StatusOr<int64_t> Read64(uint32_t offset);
   StatusOr<std::array<int64_t, isa::kNumCounters>> ReadFreeRunning();
   // Polls `reg` until some bit of `mask` is set (`until_set`) or all are clear; returns the
-  // last value. Polls back to back at first, then at most one per kPollInterval (a card needs
-  // no faster; a board model's reads take longer than that anyway). DeadlineExceeded naming
-  // `what` and the register's value when `timeout` passes.
+  // last value. Every value read goes to the poll observer as `wait`. Polls back to back at
+  // first, then at most one per kPollInterval (a card needs no faster; a board model's reads
+  // take longer than that anyway). DeadlineExceeded naming `what` and the register's value
+  // when `timeout` passes.
   StatusOr<uint32_t> Poll(isa::Reg reg, uint32_t mask, bool until_set,
-                          std::chrono::milliseconds timeout, const std::string& what);
+                          std::chrono::milliseconds timeout, PollWait wait,
+                          const std::string& what);
   Status LoadImem();
   // Writes CTRL=0 after a run that did not halt and says what became of it (for the error).
   std::string Stop();
@@ -153,6 +170,7 @@ class Card {
   BoardIface* board_;
   CardInfo info_;
   std::function<void(const std::string&)> note_sink_;
+  PollObserver poll_observer_;
   uint64_t prog_addr_ = 0;
   uint32_t prog_n_ = 0;
 };

@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <csignal>
@@ -205,6 +207,44 @@ TEST(CardRun, CountsTheRunOnBothCounterSets) {
   EXPECT_GE(f[size_t(isa::Counter::kVPU_BUSY)], 10 * 32);
   EXPECT_EQ(f[size_t(isa::Counter::kMXU_BUSY)], 0);
   EXPECT_FALSE(run->trace.has_value());
+}
+
+TEST(CardRun, PollObserverSeesEveryPolledValueInOrder) {
+  auto board = NewBoard();
+  TappedBoard tap(board.get());
+  auto card = Probe(&tap);
+  std::vector<std::pair<PollWait, uint32_t>> seen;
+  card->set_poll_observer([&seen](PollWait wait, uint32_t v) { seen.emplace_back(wait, v); });
+  ASSERT_TRUE(card->WriteProgram(Copies(10), 0).ok());
+  RunOptions opts;
+  opts.trace.enable = true;
+  const size_t reads_before = tap.offsets().size();
+  auto run = card->Run(opts);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  // Loading, then the run, then the drain, each ending on the value that let Run go on.
+  std::vector<PollWait> phases;
+  for (const auto& [wait, v] : seen) {
+    if (phases.empty() || phases.back() != wait) phases.push_back(wait);
+  }
+  EXPECT_EQ(phases,
+            (std::vector<PollWait>{PollWait::kLoad, PollWait::kHalt, PollWait::kTraceDrain}));
+  auto last_of = [&](PollWait w) {
+    uint32_t last = 0;
+    for (const auto& [wait, v] : seen) last = wait == w ? v : last;
+    return last;
+  };
+  EXPECT_EQ(last_of(PollWait::kLoad) & isa::kSTATUS_LOADING, 0u);
+  EXPECT_EQ(last_of(PollWait::kHalt), run->status);
+  EXPECT_EQ(last_of(PollWait::kTraceDrain) & isa::kTRACE_CTRL_BUSY, 0u);
+  // A run of 320+ cycles at 100 cycles a read: the host polled STATUS while it ran.
+  EXPECT_GT(std::count_if(seen.begin(), seen.end(),
+                          [](const auto& p) { return p.first == PollWait::kHalt; }),
+            2);
+  // Every value seen is a register read the board served: STATUS or TRACE_CTRL.
+  const uint32_t kStatus = uint32_t(Reg::kSTATUS), kTraceCtrl = uint32_t(Reg::kTRACE_CTRL);
+  const auto polled = std::count_if(tap.offsets().begin() + long(reads_before), tap.offsets().end(),
+                                    [&](uint32_t o) { return o == kStatus || o == kTraceCtrl; });
+  EXPECT_GE(polled, long(seen.size()));
 }
 
 TEST(CardRun, IllegalInstructionIsAnErrorNamingTheStatusBit) {

@@ -8,7 +8,7 @@
 # hw profile builder (records of an mlp step), and .otpuprof write/read speed on a
 # synthetic profile of 1M instructions; then the app's load time for that profile in headless
 # chromium; `otpu-lens record --sim --workload qwen-tiny` wall seconds on the board model; and
-# the board model's core cycles/s against the bare Verilated core (sim/board/board_bench.cc); host
+# the board model's core cycles/s against the bare Verilated core (tests/bench/board_bench.cc, through Card); host
 # register accesses/s and DMA MB/s through otpu-xdma-emu against the board model in-process
 # (host/xdma_emu/xdma_emu_bench.cc), with a soak of 1000 emulated runs with a fault every 50th
 # (the emulator's RSS every 100 runs, "xdma_emu".soak); and `otpu-lens record --dev` of a tiny checkpoint (written by
@@ -50,7 +50,7 @@ rm -rf "$tmp"
 record=$(printf '{"workload": "qwen-tiny", "steps": 4, "traced": 1, "wall_s": %d.%03d}' \
   $((ms / 1000)) $((ms % 1000)))
 # The board model's core cycles/s against the bare Verilated core, quantum 256 and 1.
-board=$("$build/sim/board/board_bench")
+board=$("$build/tests/bench/board_bench")
 # XdmaBoard -> FUSE -> SimBoard: register reads/writes per second, DMA MB/s (docs/xdma.md).
 xdma=$("$build/host/xdma_emu/xdma_emu_bench")
 # otpu-lens record of the tiny checkpoint's step 3 (positions 0..2 prefilled) through the

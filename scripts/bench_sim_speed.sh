@@ -4,8 +4,8 @@
 #   callgrind: host instructions per simulated core cycle under `valgrind --tool=callgrind`
 #     (instruction counts do not drift with the machine's load) of the bare core (RtlHarness,
 #     event tap off) on mlp-small (whole) and mlp (its first 30,000 cycles), and of the board
-#     model on mlp-small including the whole run protocol (register writes, STATUS polls, counter
-#     reads); board_vs_bare = bare instructions per cycle / board's (1 = the board costs nothing)
+#     model on mlp-small including Card's whole run protocol (register writes, STATUS polls,
+#     counter reads), as every otpu program runs it; board_vs_bare = bare instructions per cycle / board's (1 = the board costs nothing)
 #   native: the same runs' simulated cycles per CPU second (noisy on a shared machine)
 #   qwen3_0_6b: one decode step of a random checkpoint of Qwen3-0.6B's shapes (otpu-mkcheckpoint
 #     --shape qwen3-0.6b, prompt id 1, position 0 traced) on the board model through
@@ -15,7 +15,7 @@
 # built; scripts/bench.sh builds them).
 set -euo pipefail
 build=${1:?usage: bench_sim_speed.sh BUILD_DIR}
-bench="$build/sim/board/speed_bench"
+bench="$build/tests/bench/speed_bench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

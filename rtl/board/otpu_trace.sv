@@ -3,8 +3,6 @@
 // DEPTH records, TRACE_COUNT / TRACE_DROP, keep-first and ring modes, and two read ports: one
 // record for TRACE_LO/HI and one 64-byte beat (8 records) for the DMA window.
 // It must match sim/rtl/trace/trace_unit_model.{h,cc} record for record.
-//
-// PORT LIST FIXED BY THE LEAD (otpu_board instantiates it); the body is the trace helper's.
 module otpu_trace
   import otpu_pkg::*;
   import otpu_core_pkg::*;

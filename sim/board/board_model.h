@@ -4,8 +4,6 @@
 // configuration (VerilatedBoardModel<Top>, sim/board/verilated_board_model.h, instantiated for
 // each Votpu_board_<config>): every Verilator type stays behind Create. The SystemC board
 // (sim/board/board_top.h) runs it in quanta.
-//
-// API FIXED BY THE LEAD; implemented by the board-RTL helper, used by the SystemC helper.
 #ifndef OTPU_SIM_BOARD_BOARD_MODEL_H_
 #define OTPU_SIM_BOARD_BOARD_MODEL_H_
 

@@ -3,9 +3,7 @@
 // and synchronises at every host access; the two-channel DRAM model serves its ports by direct
 // calls; host register accesses and DMA arrive as blocking transactions through sockets. A
 // register access costs the core cycles a PCIe read would (about 1 us).
-//
-// API FIXED BY THE LEAD; implemented by the SystemC helper, used by Card, the recorder, the
-// xdma emulator.
+// Used by Card, the recorder and the xdma emulator through BoardIface.
 #ifndef OTPU_SIM_BOARD_SIM_BOARD_H_
 #define OTPU_SIM_BOARD_SIM_BOARD_H_
 

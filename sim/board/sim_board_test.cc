@@ -1,26 +1,21 @@
-// SimBoard through BoardIface only, as the host sees it. SystemC has one kernel per process:
-// gtest_discover_tests runs each case in its own process, and the quantum test makes each of
-// its two boards in a child process.
+// SimBoard through BoardIface only, register by register and DMA by DMA. SystemC has one
+// kernel per process: gtest_discover_tests runs each case in its own process. Whole runs
+// through Card, the host's run protocol, are tests/board/sim_board_run_test.cc.
 #include "sim/board/sim_board.h"
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "sim/board/board_model.h"
-#include "sim/board/run_protocol.h"
 #include "sim/board/child_process.h"
-#include "sim/isa/isa_sim.h"
 #include "sim/rtl/rtl_harness.h"
 #include "workloads/isa/defs.h"
-#include "workloads/list.h"
 
 namespace otpu::board {
 namespace {
@@ -41,59 +36,6 @@ uint32_t Read(SimBoard& board, uint32_t offset) {
   StatusOr<uint32_t> v = board.ReadReg(offset);
   EXPECT_TRUE(v.ok()) << v.status().message();
   return v.ok() ? *v : 0;
-}
-
-// mlp-small as the recorder builds it, and DRAM as the ISA simulator leaves it after every
-// step.
-struct Mlp {
-  workloads::WorkloadRun run;
-  SparseMemory want{1};
-};
-
-Mlp MakeMlp() {
-  StatusOr<workloads::WorkloadRun> run = workloads::MakeWorkload("mlp-small", rtl::BuiltConfig());
-  OTPU_CHECK(run.ok());
-  Mlp m{std::move(run).value(), SparseMemory(1)};
-  m.want = m.run.image;
-  sim::IsaSim isa(m.run.config, &m.want);
-  OTPU_CHECK(isa.LoadProgram(m.run.program).ok());
-  for (const workloads::Step& step : m.run.steps) {
-    for (const workloads::DramWrite& w : step.writes) {
-      m.want.Write(w.addr, w.bytes.data(), w.bytes.size());
-    }
-    sim::IsaRunOptions opts;
-    opts.args = step.args;
-    OTPU_CHECK(isa.Run(opts).ok());
-  }
-  return m;
-}
-
-// Writes the image and program, then runs every step through registers; the last run.
-StatusOr<BoardRun> RunMlp(SimBoard* board, const Mlp& m, bool trace = false) {
-  RETURN_IF_ERROR(WriteImage(board, m.run.image));
-  RETURN_IF_ERROR(WriteProgram(board, m.run.program));
-  BoardRun last;
-  for (const workloads::Step& step : m.run.steps) {
-    for (const workloads::DramWrite& w : step.writes) {
-      RETURN_IF_ERROR(board->WriteDma(w.addr, w.bytes.data(), w.bytes.size()));
-    }
-    BoardRunOptions opts;
-    opts.args = step.args;
-    opts.trace = trace;
-    ASSIGN_OR_RETURN(last, RunProgram(board, uint32_t(m.run.program.size()), opts));
-  }
-  return last;
-}
-
-// The board's DRAM over the pages the ISA simulator's holds, and where the two first differ
-// (-1: nowhere).
-int64_t FirstDramDifference(SimBoard* board, const Mlp& m) {
-  std::vector<uint64_t> pages;
-  for (const auto& [page, bytes] : m.want.pages()) pages.push_back(page);
-  SparseMemory got(m.want.size());
-  const Status read = ReadPages(board, pages, &got);
-  EXPECT_TRUE(read.ok()) << read.message();
-  return got.FirstDifference(m.want);
 }
 
 // ---- registers ----------------------------------------------------------------------------
@@ -240,29 +182,6 @@ TEST(SimBoard, TheTraceWindowIsReadOnlyAndDepthRecordsLong) {
       << beyond.message();
 }
 
-// ---- runs ---------------------------------------------------------------------------------
-
-TEST(SimBoard, MlpSmallThroughRegistersLeavesTheIsaSimulatorsDram) {
-  const Mlp m = MakeMlp();
-  auto board = MakeBoard();
-  StatusOr<BoardRun> run = RunMlp(board.get(), m);
-  ASSERT_TRUE(run.ok()) << run.status().message();
-  EXPECT_GT(run->cycles, 0u);
-  EXPECT_EQ(run->run_polls.back() & isa::kSTATUS_HALTED, isa::kSTATUS_HALTED);
-  EXPECT_EQ(FirstDramDifference(board.get(), m), -1);
-
-  // Again on a memory that withholds ready 20% of the cycles: same bytes, more cycles.
-  rtl::DramOptions stall = SimBoardOptions::DefaultMemory();
-  stall.stall_percent = 20;
-  board->SetMemory(stall);
-  StatusOr<BoardRun> stalled = RunMlp(board.get(), m);
-  ASSERT_TRUE(stalled.ok()) << stalled.status().message();
-  EXPECT_EQ(FirstDramDifference(board.get(), m), -1);
-  EXPECT_GT(stalled->cycles, run->cycles);
-  std::printf("mlp-small on the board model: %llu cycles (axi), %llu (axi stall 20)\n",
-              (unsigned long long)run->cycles, (unsigned long long)stalled->cycles);
-}
-
 TEST(SimBoardDeathTest, SetMemoryWithABadOptionNamesItAndStops) {
   auto board = MakeBoard();
   rtl::DramOptions bad = SimBoardOptions::DefaultMemory();
@@ -270,100 +189,7 @@ TEST(SimBoardDeathTest, SetMemoryWithABadOptionNamesItAndStops) {
   EXPECT_DEATH(board->SetMemory(bad), "SimBoardOptions.mem.latency must be >= 1");
 }
 
-// Counts the run's cycles through the lossless tap.
-class CycleCounter : public rtl::ClockHook {
- public:
-  void OnRunStart() override { ++runs; }
-  void OnClock(const rtl::CoreCycle&) override { ++cycles; }
-  int runs = 0;
-  int64_t cycles = 0;
-};
-
-TEST(SimBoard, HooksSeeEveryCycleOfARun) {
-  const Mlp m = MakeMlp();
-  auto board = MakeBoard();
-  CycleCounter counter;
-  board->AddHook(&counter);
-  StatusOr<BoardRun> run = RunMlp(board.get(), m);
-  ASSERT_TRUE(run.ok()) << run.status().message();
-  EXPECT_EQ(counter.runs, int(m.run.steps.size()));
-  EXPECT_EQ(uint64_t(counter.cycles), run->cycles);
-}
-
-TEST(SimBoard, TraceWindowHoldsTheRecordsTheTraceRegistersRead) {
-  const Mlp m = MakeMlp();
-  auto board = MakeBoard();
-  StatusOr<BoardRun> run = RunMlp(board.get(), m, /*trace=*/true);
-  ASSERT_TRUE(run.ok()) << run.status().message();
-  ASSERT_GT(run->trace_count, 0u);
-  const size_t n = std::min<size_t>(run->trace_count, size_t(BoardModel::TraceDepth()));
-
-  ASSERT_TRUE(board->WriteReg(Off(isa::Reg::kTRACE_ADDR), 0).ok());
-  std::vector<uint64_t> by_regs(n);
-  for (uint64_t& r : by_regs) {
-    const uint32_t lo = Read(*board, Off(isa::Reg::kTRACE_LO));
-    const uint32_t hi = Read(*board, Off(isa::Reg::kTRACE_HI));
-    r = uint64_t{hi} << 32 | lo;
-  }
-  std::vector<uint64_t> by_dma(n);
-  ASSERT_TRUE(board->ReadDma(host::kTraceWindowBase, by_dma.data(), 8 * n).ok());
-  EXPECT_EQ(by_dma, by_regs);
-  EXPECT_EQ(by_regs[0] >> 60, uint64_t(isa::RecordType::kDISPATCH));  // a real record
-
-  // Any alignment: bytes 3 .. 3 + 8·5 + 2 of the window.
-  ASSERT_GE(n, 6u);
-  std::vector<uint8_t> part(8 * 5 + 2);
-  ASSERT_TRUE(board->ReadDma(host::kTraceWindowBase + 3, part.data(), part.size()).ok());
-  EXPECT_EQ(0, std::memcmp(part.data(), reinterpret_cast<const uint8_t*>(by_regs.data()) + 3,
-                           part.size()));
-}
-
-// What the host saw of mlp-small on a board with `quantum_cycles`, one line per fact; run
-// in a forked child (a process has one SystemC kernel).
-std::string HostView(int quantum_cycles) {
-  const Mlp m = MakeMlp();
-  SimBoardOptions opts;
-  opts.quantum_cycles = quantum_cycles;
-  StatusOr<std::unique_ptr<SimBoard>> board = SimBoard::Create(opts);
-  if (!board.ok()) return "error " + board.status().message();
-  StatusOr<BoardRun> run = RunMlp(board->get(), m);
-  if (!run.ok()) return "error " + run.status().message();
-  std::ostringstream out;
-  out << "cycles " << run->cycles << "\nrun counters";
-  for (uint32_t c : run->run_counters) out << ' ' << c;
-  out << "\nfree-running counters";
-  for (uint64_t c : run->free_running) out << ' ' << c;
-  out << "\nload polls";
-  for (uint32_t s : run->load_polls) out << ' ' << s;
-  out << "\nrun polls";
-  for (uint32_t s : run->run_polls) out << ' ' << s;
-  out << "\nboard cycles " << (*board)->cycles();
-  out << "\nfirst DRAM difference from the ISA simulator "
-      << FirstDramDifference(board->get(), m) << "\n";
-  return out.str();
-}
-
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> lines;
-  std::istringstream in(s);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-TEST(SimBoardQuantum, TemporalDecouplingDoesNotChangeWhatTheHostSees) {
-  StatusOr<std::string> one_text = RunInChild([] { return HostView(1); });
-  StatusOr<std::string> big_text = RunInChild([] { return HostView(1024); });
-  ASSERT_TRUE(one_text.ok()) << one_text.status().message();
-  ASSERT_TRUE(big_text.ok()) << big_text.status().message();
-  const std::vector<std::string> one = Lines(*one_text);
-  const std::vector<std::string> big = Lines(*big_text);
-  ASSERT_EQ(one.size(), 7u) << (one.empty() ? "" : one[0]);
-  ASSERT_EQ(big.size(), one.size()) << (big.empty() ? "" : big[0]);
-  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i], big[i]);
-  EXPECT_EQ(one.back(), "first DRAM difference from the ISA simulator -1");
-  // The host polled STATUS through the run many times, so the sequences say something.
-  EXPECT_GT(std::count(one[4].begin(), one[4].end(), ' '), 10) << one[4];
-}
+// ---- child processes ------------------------------------------------------------------
 
 TEST(RunInChild, ReturnsWhatTheChildReturned) {
   StatusOr<std::string> text = RunInChild([] { return std::string("from the child"); });

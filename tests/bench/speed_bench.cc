@@ -1,6 +1,6 @@
 // Measures, never asserts: one workload's steps, once, on the bare Verilated core (RtlHarness,
 // event tap off, the board's DRAM options) or on the board model (SimBoard, the whole run
-// protocol through registers), stopping after --max-cycles core cycles when given. Made to run
+// protocol as users run it: Card, host/card.h), stopping after --max-cycles core cycles when given. Made to run
 // under `valgrind --tool=callgrind --instr-atstart=no`: only the runs are instrumented
 // (CALLGRIND_START/STOP_INSTRUMENTATION, no-ops natively), so callgrind's instruction total
 // divided by the printed cycles is the host instructions per simulated cycle, a figure that does
@@ -12,12 +12,13 @@
 
 #include <time.h>
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "sim/board/run_protocol.h"
+#include "host/card.h"
 #include "sim/board/sim_board.h"
 #include "sim/rtl/rtl_harness.h"
 #include "workloads/list.h"
@@ -88,29 +89,32 @@ StatusOr<Result> Bare(const workloads::WorkloadRun& w, int64_t max_cycles) {
 
 StatusOr<Result> Board(const workloads::WorkloadRun& w) {
   ASSIGN_OR_RETURN(std::unique_ptr<SimBoard> b, SimBoard::Create({}));
-  RETURN_IF_ERROR(WriteImage(b.get(), w.image));
-  RETURN_IF_ERROR(WriteProgram(b.get(), w.program));
+  ASSIGN_OR_RETURN(std::unique_ptr<host::Card> card, host::Card::Probe(b.get(), w.config));
+  RETURN_IF_ERROR(card->WriteImage(w.image));
+  RETURN_IF_ERROR(card->WriteProgram(w.program, /*prog_addr=*/0));
   Result r;
   for (const workloads::Step& step : w.steps) {
     for (const workloads::DramWrite& dw : step.writes) {
-      RETURN_IF_ERROR(b->WriteDma(dw.addr, dw.bytes.data(), dw.bytes.size()));
+      RETURN_IF_ERROR(card->WriteDram(dw.addr, dw.bytes.data(), dw.bytes.size()));
     }
-    BoardRunOptions ro;
+    host::RunOptions ro;
     ro.args = step.args;
+    ro.timeout = std::chrono::hours(1);  // a model under callgrind is slow; never the limit
     const int64_t cycles0 = b->cycles();
     const double cpu0 = CpuSeconds();
     CALLGRIND_START_INSTRUMENTATION;
-    StatusOr<BoardRun> run = RunProgram(b.get(), uint32_t(w.program.size()), ro);
+    StatusOr<host::RunResult> run = card->Run(ro);
     CALLGRIND_STOP_INSTRUMENTATION;
     r.cpu_s += CpuSeconds() - cpu0;
     if (!run.ok()) return run.status();
-    // The run protocol's own cycles (loading, polls) count: they are the board's work.
+    // The run protocol's own cycles (loading, polls, counter reads) count: they are the
+    // board's work.
     r.cycles += b->cycles() - cycles0;
     ++r.runs;
   }
   for (const workloads::DramRange& out : w.outputs) {
     std::vector<uint8_t> bytes(out.bytes);
-    RETURN_IF_ERROR(b->ReadDma(out.addr, bytes.data(), bytes.size()));
+    RETURN_IF_ERROR(card->ReadDram(out.addr, bytes.data(), bytes.size()));
     r.hash = Fnv(r.hash, bytes.data(), bytes.size());
   }
   return r;
@@ -122,7 +126,7 @@ int Main(int argc, char** argv) {
                      "workload to run (lens list)")(
       "max-cycles", po::value<int64_t>()->default_value(int64_t{1} << 40),
       "stop after this many core cycles (bare core)")(
-      "board", po::bool_switch(), "run on the board model (the whole run protocol)");
+      "board", po::bool_switch(), "run on the board model (Card's whole run protocol)");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);

@@ -1,6 +1,6 @@
 // Measures, never asserts: the board model's simulated core cycles per CPU second on a
-// workload run the way a host runs it (image and program by DMA, then the run protocol through
-// registers, polling STATUS back to back), against the bare Verilated core (RtlHarness, event
+// workload run the way a host runs it (image and program by DMA, then Card's run protocol,
+// host/card.h, as every otpu program runs it), against the bare Verilated core (RtlHarness, event
 // tap off) on the same program and DRAM options; and the same board with quantum 1 against
 // quantum 256, the cost of synchronising SystemC every cycle. The workload's steps repeat
 // until the bare core has run about --seconds of CPU; the boards run as many repeats. Each
@@ -21,7 +21,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/board/run_protocol.h"
+#include "host/card.h"
 #include "sim/board/child_process.h"
 #include "sim/board/sim_board.h"
 #include "sim/rtl/rtl_harness.h"
@@ -64,28 +64,35 @@ std::string MeasureBoard(const workloads::WorkloadRun& w, int quantum, int repea
   StatusOr<std::unique_ptr<SimBoard>> board = SimBoard::Create(opts);
   if (!board.ok()) return "error " + board.status().message();
   SimBoard* b = board->get();
-  Status s = WriteImage(b, w.image);
-  if (s.ok()) s = WriteProgram(b, w.program);
+  StatusOr<std::unique_ptr<host::Card>> card = host::Card::Probe(b, w.config);
+  if (!card.ok()) return "error " + card.status().message();
+  host::Card& c = **card;
+  int64_t polls = 0;
+  c.set_poll_observer([&polls](host::PollWait wait, uint32_t) {
+    polls += wait == host::PollWait::kLoad || wait == host::PollWait::kHalt;
+  });
+  Status s = c.WriteImage(w.image);
+  if (s.ok()) s = c.WriteProgram(w.program, /*prog_addr=*/0);
   if (!s.ok()) return "error " + s.message();
-  int64_t run_cycles = 0, polls = 0, core_cycles = 0;
+  int64_t run_cycles = 0, core_cycles = 0;
   double wall = 0, cpu = 0;
   for (int r = 0; r < repeats; ++r) {
     for (const workloads::Step& step : w.steps) {
       for (const workloads::DramWrite& dw : step.writes) {
-        s = b->WriteDma(dw.addr, dw.bytes.data(), dw.bytes.size());
+        s = c.WriteDram(dw.addr, dw.bytes.data(), dw.bytes.size());
         if (!s.ok()) return "error " + s.message();
       }
-      BoardRunOptions ro;
+      host::RunOptions ro;
       ro.args = step.args;
+      ro.timeout = std::chrono::hours(1);  // the model is slow; never the limit
       const int64_t cycles0 = b->cycles();
       const Stopwatch watch;
-      StatusOr<BoardRun> run = RunProgram(b, uint32_t(w.program.size()), ro);
+      StatusOr<host::RunResult> run = c.Run(ro);
       wall += watch.wall();
       cpu += watch.cpu();
       if (!run.ok()) return "error " + run.status().message();
       core_cycles += b->cycles() - cycles0;
-      run_cycles += int64_t(run->cycles);
-      polls += int64_t(run->load_polls.size() + run->run_polls.size());
+      run_cycles += run->counters.cycles;
     }
   }
   std::ostringstream out;

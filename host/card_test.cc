@@ -291,7 +291,7 @@ TEST(CardRun, RunThatNeverHaltsTimesOutNamingStatusAndCtrlZeroStopsIt) {
   EXPECT_TRUE(again.ok()) << again.status().message();
 }
 
-// Issue 13.5: a recorder killed mid-run leaves the core running; the next holder of the lock
+// Regression: a recorder killed mid-run leaves the core running; the next holder of the lock
 // stops it (RUN falling aborts the run), says so in one note and runs.
 TEST(CardRun, EarlierRunStillRunningIsStoppedWithANote) {
   auto board = NewBoard();

@@ -142,7 +142,7 @@ int Main(int argc, char** argv) {
     }
     lock = std::move(acquired).value();
     // Like flock(1): the command inherits the locked descriptor, so the lock outlives a
-    // killed otpu-lock for as long as any process of the command runs (issue 13.4).
+    // killed otpu-lock for as long as any process of the command runs.
     if (Status shared = lock->ShareWithChildren(); !shared.ok()) {
       std::fprintf(stderr, "otpu-lock: %s\n", shared.message().c_str());
       return kExitError;

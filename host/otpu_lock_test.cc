@@ -169,7 +169,7 @@ TEST_F(OtpuLockTest, WrongInheritedVariablesAreIgnoredWithAWarning) {
                 " (OTPU_LOCK_FDS does not name it)\n");
 }
 
-// Issue 13.6: the lock file is world-writable, so a pid in it proves nothing.
+// Regression: the lock file is world-writable, so a pid in it proves nothing.
 TEST_F(OtpuLockTest, ForgedPidInTheLockFileDoesNotGetIn) {
   TestProcess holder(Cmd({"--wait", "0", "sh", "-c", "echo ready; sleep 5"}), Env());
   ASSERT_EQ(holder.ReadLine(5), "ready");
@@ -193,7 +193,7 @@ TEST_F(OtpuLockTest, ForgedDescriptorOfTheLockFileDoesNotGetIn) {
   EXPECT_NE(result.err.find("another process holds the lock"), std::string::npos) << result.err;
 }
 
-// Issue 13.4: SIGKILL of otpu-lock freed the lock while its command still drove the card.
+// Regression: SIGKILL of otpu-lock freed the lock while its command still drove the card.
 TEST_F(OtpuLockTest, KilledOtpuLockKeepsTheLockWhileItsCommandRuns) {
   const std::string inner = tmp_.path() + "/inner";
   // The background part outlives the shell (which otpu-lock's death may take along) and
@@ -213,7 +213,7 @@ TEST_F(OtpuLockTest, KilledOtpuLockKeepsTheLockWhileItsCommandRuns) {
   EXPECT_EQ(after.out, "inner\n");  // the tool inside ran under the inherited lock
 }
 
-// Issue 13.7: the inner xdma0 used to wait an hour on its own outermost lock.
+// Regression: the inner xdma0 used to wait an hour on its own outermost lock.
 TEST_F(OtpuLockTest, NestingBackToAnOuterDeviceRunsUnderItsLock) {
   ProcessResult result = Run({"--wait", "1", "--", kOtpuLock, "--dev", "/dev/xdma1", "--wait", "1",
                               "--", kOtpuLock, "--dev", "/dev/xdma0", "--wait", "1", "echo", "IN"});

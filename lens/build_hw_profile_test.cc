@@ -77,7 +77,7 @@ std::vector<trace::Record> Windows(const std::vector<uint32_t>& lasts, uint32_t 
 
 constexpr size_t kGroupRecords = 2 + trace::kWindowPColumns + trace::kWindowQColumns;
 
-// Issue 13.2: bit 22 of a P window's cycle flipped made the builder allocate ~9 GB.
+// Regression: bit 22 of a P window's cycle flipped made the builder allocate ~9 GB.
 TEST(BuildHwProfileTest, CycleJumpingPastCyclesIsDamageNotMemory) {
   std::vector<trace::Record> r = Windows({63, 127, 191}, 200);
   r[kGroupRecords] |= trace::Record{1} << 22;  // the second P

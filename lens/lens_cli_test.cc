@@ -360,7 +360,7 @@ TEST_F(LensCliTest, InfoOfInvalidJsonIsABadFile) {
   ExpectError(Lens({"info", PathOf("bad.json")}), 4, "invalid JSON at byte");
 }
 
-// Issue 13.7: `lens html x -o x` destroyed the input and exited 0.
+// Regression: `lens html x -o x` destroyed the input and exited 0.
 TEST_F(LensCliTest, OutputEqualToTheInputIsRefused) {
   const std::string gz = *GzipCompress(*ProfileFileToJson(SyntheticFile({ProfileKind::kIsa}, 20)), 6);
   Spit("x.otpuprof", gz);
@@ -377,7 +377,7 @@ TEST_F(LensCliTest, OutputThatIsADirectoryIsRefusedFirst) {
               "lens record: -o " + dir_.string() + ": is a directory");
 }
 
-// Issue 13.7: a FIFO blocked forever and /dev/zero read without limit.
+// Regression: a FIFO blocked forever and /dev/zero read without limit.
 TEST_F(LensCliTest, OnlyRegularFilesAreRead) {
   ASSERT_EQ(mkfifo(PathOf("fifo").c_str(), 0600), 0);
   ExpectError(Lens({"info", PathOf("fifo")}), 4, PathOf("fifo") + ": not a regular file");
@@ -385,7 +385,7 @@ TEST_F(LensCliTest, OnlyRegularFilesAreRead) {
   ExpectError(Lens({"info", dir_.string()}), 4, dir_.string() + ": not a regular file");
 }
 
-// Issue 13.3: a 1e9-cycle profile without slices took 4.5 GB in `lens summary`.
+// Regression: a 1e9-cycle profile without slices took 4.5 GB in `lens summary`.
 TEST_F(LensCliTest, SummaryOfAHugeCycleCountWithoutSlicesStaysSmall) {
   Spit("big.otpuprof", *GzipCompress(R"({"format":"openTPU-profile","version":1,"profiles":[)"
                                      R"({"kind":"board","name":"x","cycles":1000000000}]})", 6));
@@ -401,7 +401,7 @@ TEST_F(LensCliTest, NegativeCyclesAreABadFileNamingTheField) {
               PathOf("neg.otpuprof") + ": profiles[0].cycles: -5 is negative");
 }
 
-// Issue 13.1: 443 gzip bytes of `[[[...]]]` crashed every command that reads a profile.
+// Regression: 443 gzip bytes of `[[[...]]]` crashed every command that reads a profile.
 TEST_F(LensCliTest, DeeplyNestedProfileIsABadFileForEveryCommand) {
   Spit("deep.otpuprof",
        *GzipCompress(std::string(200000, '[') + std::string(200000, ']') + "\n", 6));

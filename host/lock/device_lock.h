@@ -82,7 +82,7 @@ class DeviceLock {
 // Checks whether an ancestor otpu-lock passed down the lock of `dev_prefix`: the holder pid
 // (OTPU_LOCK_PID, or the pid in the lock file) when OTPU_LOCK_FDS names an inherited
 // descriptor of this device's lock file through which the lock is held (proved by flock on
-// that descriptor, never by a pid anyone can write into the file; issue 13.6). nullopt when
+// that descriptor, never by a pid anyone can write into the file). nullopt when
 // neither OTPU_LOCK_FDS nor OTPU_LOCK_HELD names the device; an error saying which check
 // failed otherwise. Any device on the chain counts, so xdma0 -> xdma1 -> xdma0 never waits
 // on its own outer lock.

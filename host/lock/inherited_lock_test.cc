@@ -126,7 +126,7 @@ TEST_F(InheritedLockTest, PidThatIsNotANumberIsRejected) {
   EXPECT_EQ(CheckInChild(tmp_), "error: OTPU_LOCK_PID=12ab is not a pid");
 }
 
-// Issue 13.6: an ancestor's pid in the (world-writable) lock file and a held lock are not a
+// Regression: an ancestor's pid in the (world-writable) lock file and a held lock are not a
 // proof; only the descriptor is.
 TEST_F(InheritedLockTest, AncestorPidWithoutTheDescriptorIsRejected) {
   Hold();

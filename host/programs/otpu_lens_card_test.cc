@@ -274,7 +274,7 @@ TEST_F(OtpuLensCardTest, ARunThatNeverHaltsTimesOutNamingStatus) {
   EXPECT_NE(line.find("500 ms"), std::string::npos) << line;
 }
 
-// Issue 13.5: SIGTERM/SIGINT during a recording stop the run (CTRL=0), leave no file and the
+// Regression: SIGTERM/SIGINT during a recording stop the run (CTRL=0), leave no file and the
 // lock free, and exit 128 + signal with one line.
 TEST_F(OtpuLensCardTest, TermOrIntDuringARunStopsItAndExitsWithOneLine) {
   for (int sig : {SIGTERM, SIGINT}) {
@@ -306,7 +306,7 @@ TEST_F(OtpuLensCardTest, OutputThatIsADirectoryIsRefusedBeforeRecording) {
                        ": is a directory, not a profile file\n");
 }
 
-// Issue 13.7: broken checkpoints exited 1 or 2 depending on the check; now every defect of the
+// Regression: broken checkpoints exited 1 or 2 depending on the check; now every defect of the
 // checkpoint's files is exit 4, one line naming the file and the field or tensor.
 TEST_F(OtpuLensCardTest, BadCheckpointInputIsExitFourNamingFileAndField) {
   struct Case {

@@ -172,7 +172,7 @@ TEST_F(OtpuLensCliTest, TokensPastTheWorkloadsStepsIsAUsageError) {
 }
 
 // An -o whose directory cannot be written fails before anything runs; so does one that names a
-// directory (issue 13.7: it used to fail at the final rename, after the whole recording).
+// directory (it used to fail at the final rename, after the whole recording).
 TEST_F(OtpuLensCliTest, UnwritableOutputLeavesNothingHalfWritten) {
   std::ofstream(OutPath("file")) << "x";
   Result r = OtpuLens({"record", "--sim", "-o", OutPath("file") + "/x.otpuprof"});

@@ -215,7 +215,7 @@ int Record(const std::vector<std::string>& args) {
   std::string why;
   struct stat out_st;
   if (stat(ra.out.c_str(), &out_st) == 0 && S_ISDIR(out_st.st_mode)) {
-    // Found now, not at the final rename after the whole recording (issue 13.7).
+    // Found now, not at the final rename after the whole recording.
     return Fail(kExitUsage, prog + "-o " + ra.out + ": is a directory, not a profile file");
   }
   if (!OutputDirWritable(ra.out, &why)) return Fail(kExitFailure, prog + ra.out + ": " + why);

@@ -1,7 +1,7 @@
 // Measures, never asserts: host register accesses per second and DMA bandwidth through
 // otpu-xdma-emu (XdmaBoard -> FUSE -> SimBoard), against the same accesses made on a SimBoard
 // in this process, so the cost of the XDMA path (FUSE round trips) shows as a ratio; then a
-// soak (issue 13): 1000 runs through Card on one emulator with a fault injected every 50th
+// soak: 1000 runs through Card on one emulator with a fault injected every 50th
 // (EIO, short, timeout in turn), sampling the emulator's RSS every 100 runs. Prints one JSON
 // object (the "xdma_emu" key of scripts/bench.sh).
 #include <chrono>

@@ -98,7 +98,7 @@ TEST_F(AppServerTest, AnswersOtherPathsWith404) {
   }
 }
 
-// Issue 14.6: the browser asks for /favicon.ico on every load; a 404 is a console error.
+// Regression: the browser asks for /favicon.ico on every load; a 404 is a console error.
 TEST_F(AppServerTest, ServesAFavicon) {
   auto s = Start("");
   ASSERT_TRUE(s);
@@ -108,7 +108,7 @@ TEST_F(AppServerTest, ServesAFavicon) {
   EXPECT_EQ(r->get_header_value("Content-Type"), "image/svg+xml");
 }
 
-// Issue 14.6: a DNS-rebinding page sends its own name as Host.
+// Regression: a DNS-rebinding page sends its own name as Host.
 TEST_F(AppServerTest, RefusesAForeignHostHeader) {
   Spit(PathOf("run.otpuprof"), "secret");
   auto s = Start(PathOf("run.otpuprof"));
@@ -153,7 +153,7 @@ std::string RawRequest(int port, const std::string& request, double* seconds = n
   return out;
 }
 
-// Issue 13.7: 100,000 headers were accepted.
+// Regression: 100,000 headers were accepted.
 TEST_F(AppServerTest, TooManyHeadersAre431) {
   auto s = Start("");
   ASSERT_TRUE(s);
@@ -163,7 +163,7 @@ TEST_F(AppServerTest, TooManyHeadersAre431) {
   EXPECT_EQ(RawRequest(s->port(), req).rfind("HTTP/1.1 431", 0), 0u);
 }
 
-// Issue 13.7: a connection that sends half a request was held for 60 s.
+// Regression: a connection that sends half a request was held for 60 s.
 TEST_F(AppServerTest, AStalledRequestIsDroppedAfterTheReadTimeout) {
   auto s = Start("");
   ASSERT_TRUE(s);

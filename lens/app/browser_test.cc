@@ -472,7 +472,7 @@ TEST_F(BrowserTest, ServedPageWithABaselineCompares) {
   EXPECT_EQ(Eval("(() => { const c = lens.compareOf(lens.app.m); return c ? [c.matched, c.onlyNew].join() : 'none'; })()"), "\"250,50\"");
 }
 
-// Issue 14 item 3: an index past the file's profiles falls back to the first, with a message,
+// Regression: an index past the file's profiles falls back to the first, with a message,
 // instead of waiting for a profile that never comes.
 TEST_F(BrowserTest, AnOutOfRangeProfileIndexShowsTheFirstWithAMessage) {
   std::string url = PageOf(SyntheticFile({ProfileKind::kIsa, ProfileKind::kRtl}, 300), "range");
@@ -486,7 +486,7 @@ TEST_F(BrowserTest, AnOutOfRangeProfileIndexShowsTheFirstWithAMessage) {
   EXPECT_TRUE(chromium_->errors().empty()) << Errors();
 }
 
-// Issue 14 item 2: clicking a bar in a zoomed view keeps that view and the hash's range.
+// Regression: clicking a bar in a zoomed view keeps that view and the hash's range.
 TEST_F(BrowserTest, PinningKeepsTheZoom) {
   ProfileFile f = SyntheticFile({ProfileKind::kRtl}, 2000);
   // The longest instruction, and a view that starts inside it.
@@ -505,7 +505,7 @@ TEST_F(BrowserTest, PinningKeepsTheZoom) {
   EXPECT_EQ(Eval(js), "\"true," + std::to_string(a) + "," + std::to_string(b) + ",true\"");
 }
 
-// Issue 14 items 4 and 5 on real recordings (the fixtures of host/programs/CMakeLists.txt):
+// Profiles without a full trace, on real recordings (fixtures of host/programs/CMakeLists.txt):
 // an emulated map-1 card's counters-only profile and a keep-first run that overflowed.
 TEST_F(BrowserTest, ACountersOnlyCardProfileShowsWhatItHas) {
   const std::string path = FixtureProfile("card-m1-mlp-small.otpuprof");

@@ -1,4 +1,4 @@
-// libFuzzer target: a checkpoint's config.json. Issue 13.1, 13.3.
+// libFuzzer target: a checkpoint's config.json. Hostile input must give an error, never a crash or runaway memory.
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 // libFuzzer target: the .otpuprof reader (gzip or plain JSON) and what every command does with
-// a profile it read (info text, the overview's analysis). Issue 13.1, 13.3, 13.7.
+// a profile it read (info text, the overview's analysis). Hostile input must give an error, never a crash, a hang or runaway memory.
 #include <cstddef>
 #include <cstdint>
 #include <string>

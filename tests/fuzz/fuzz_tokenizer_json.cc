@@ -1,5 +1,5 @@
 // libFuzzer target: a checkpoint's tokenizer.json, then an encode through what it set up
-// (its pre-tokenizer patterns run in PCRE2). Issue 13.1, 13.7.
+// (its pre-tokenizer patterns run in PCRE2). Hostile input must give an error, never a crash or a hang.
 #include <cstddef>
 #include <cstdint>
 #include <string>

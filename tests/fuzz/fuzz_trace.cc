@@ -1,7 +1,7 @@
 // libFuzzer target: trace records (as a card's buffer could hold them after any bit flip)
 // through the tokenizer, the decoder and the hw profile builder. Input: 8 bytes of CYCLES
 // (little-endian, negative = unknown), 1 byte of flags (bit0 keep last), then records.
-// Issue 13.2: memory must follow the number of records, never a cycle number.
+// Regression: memory must follow the number of records, never a cycle number.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

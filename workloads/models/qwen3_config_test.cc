@@ -113,7 +113,7 @@ TEST(Qwen3Config, TextThatIsNotJsonNamesTheFile) {
   EXPECT_THAT(c.status().message(), HasSubstr("m/config.json: invalid JSON at byte"));
 }
 
-// Issue 13.3: num_hidden_layers 1e9 took 7.4 GB before failing with std::bad_alloc.
+// Regression: num_hidden_layers 1e9 took 7.4 GB before failing with std::bad_alloc.
 TEST(Qwen3Config, HugeLayerCountIsRefusedNamingFileAndField) {
   auto c = ParseQwen3Config(Edited("\"num_hidden_layers\": 28", "\"num_hidden_layers\": 1000000000"),
                             "m/config.json");

@@ -236,7 +236,7 @@ TEST_F(SafetensorsFileTest, IntegerTensorDoesNotConvertToFloat) {
   EXPECT_THAT(t.status().message(), HasSubstr("tensor ids: dtype I64 does not convert"));
 }
 
-// Issue 13.7: a NaN weight named neither file nor tensor.
+// Regression: a NaN weight named neither file nor tensor.
 TEST_F(SafetensorsFileTest, NonFiniteWeightIsDataLossNamingFileTensorAndElement) {
   const std::string path = dir_.File("nan.safetensors");
   const std::vector<float> v = {1.0f, std::nanf(""), 2.0f};

@@ -244,7 +244,7 @@ TEST(TokenizerLoad, TextThatIsNotJsonIsDataLoss) {
   EXPECT_THAT(s.message(), HasSubstr("bad/tokenizer.json: invalid JSON at byte"));
 }
 
-// Issue 13.7: PCRE2's match limit error did not name tokenizer.json.
+// Regression: PCRE2's match limit error did not name tokenizer.json.
 TEST(TokenizerEncode, PatternThatHitsTheMatchLimitNamesTheFile) {
   const std::string tail =
       R"("pre_tokenizer": {"type": "Split", "pattern": {"Regex": "(\\w+\\s?)+$"}, )"

@@ -12,6 +12,7 @@
 #include <iterator>
 
 #include "base/exit_codes.h"
+#include "base/subprocess.h"
 #include "lens/gzip.h"
 #include "lens/read_limits.h"
 #include "lens/otpuprof.h"
@@ -49,27 +50,18 @@ class LensCliTest : public ::testing::Test {
   // Runs `lens args...` with stdout and stderr captured in files, in at most `mb` MiB of
   // address space (0: no limit).
   Result Lens(std::vector<std::string> args, int64_t mb = 0) const {
-    std::string out = PathOf("stdout"), err = PathOf("stderr");
-    args.insert(args.begin(), LENS_BINARY);
-    pid_t pid = fork();
-    if (pid == 0) {
-      if (mb > 0) {
-        const rlimit lim{rlim_t(mb) << 20, rlim_t(mb) << 20};
-        setrlimit(RLIMIT_AS, &lim);
-      }
-      int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(o, 1);
-      dup2(e, 2);
-      std::vector<char*> argv;
-      for (std::string& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
+    SubprocessOptions o;
+    o.argv = std::move(args);
+    o.argv.insert(o.argv.begin(), LENS_BINARY);
+    o.out = Stream::File(PathOf("stdout"));
+    o.err = Stream::File(PathOf("stderr"));
+    if (mb > 0) {
+      const rlimit lim{rlim_t(mb) << 20, rlim_t(mb) << 20};
+      o.before_exec = [lim] { setrlimit(RLIMIT_AS, &lim); };
     }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(out), Slurp(err)};
+    StatusOr<SubprocessResult> r = RunSubprocess(o);
+    if (!r.ok()) return {-1, "", r.status().message()};
+    return {r->exited ? r->exit_code : -1, Slurp(PathOf("stdout")), Slurp(PathOf("stderr"))};
   }
 
   // Expects exit `code` and exactly one stderr line holding `what`.

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "base/subprocess.h"
 #include "workloads/models/io_test_util.h"
 #include "workloads/models/model_source.h"
 #include "workloads/models/qwen3_engine.h"
@@ -37,14 +38,14 @@ struct Result {
 
 // Runs `command` through the shell with stderr folded into stdout.
 Result Shell(const std::string& command) {
-  Result r;
-  FILE* p = ::popen((command + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 512> buf;
-  while (size_t n = std::fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
-  const int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  SubprocessOptions o;
+  o.argv = {"/bin/sh", "-c", command};
+  o.out = Stream::Capture();
+  o.err_to_out = true;
+  o.timeout_s = 600;
+  StatusOr<SubprocessResult> s = RunSubprocess(o);
+  if (!s.ok()) return {-1, s.status().message()};
+  return {s->exited ? s->exit_code : -1, s->out};
 }
 
 TEST(PrebuildRequest, SplitsModelAndFormatsAtTheLastTwoColons) {

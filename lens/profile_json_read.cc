@@ -6,6 +6,9 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "lens/profile_json.h"
 #include "lens/profile_sax.h"
@@ -84,8 +87,20 @@ Status Get(const Value& v, const std::string& path, std::string* out) {
   out->assign(v.GetString(), v.GetStringLength());
   return OkStatus();
 }
+// The integer columns the SAX handler read into vectors (ProfileSaxHandler::columns), by key
+// path; set while ProfileFileFromBytes turns the Document into structs, whose Get calls below
+// have no other way to it.
+thread_local std::unordered_map<std::string, std::vector<int64_t>>* read_columns = nullptr;
+
 Status Get(const Value& v, const std::string& path, std::vector<int64_t>* out) {
   if (!v.IsArray()) return TypeError(path, "an array of integers", v);
+  if (v.Empty() && read_columns) {
+    if (auto it = read_columns->find(path); it != read_columns->end()) {
+      *out = std::move(it->second);
+      read_columns->erase(it);
+      return OkStatus();
+    }
+  }
   out->resize(v.Size());
   for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
     if (v[i].IsInt64()) {
@@ -424,6 +439,12 @@ StatusOr<ProfileFile> ProfileFileFromBytes(std::string_view bytes, const ReadLim
   RETURN_IF_ERROR(Opt(doc, "", "tool", &file.tool));
   if (!doc.HasMember("profiles")) return DataLoss("missing required key \"profiles\"");
   std::vector<std::vector<InstrRow>>& rows = handler.rows();
+  struct ColumnsInScope {
+    explicit ColumnsInScope(std::unordered_map<std::string, std::vector<int64_t>>* c) {
+      read_columns = c;
+    }
+    ~ColumnsInScope() { read_columns = nullptr; }
+  } columns_in_scope(&handler.columns());
   size_t object_index = 0;  // the handler counts only profiles that are objects
   RETURN_IF_ERROR(OptArray(doc, "", "profiles", [&](const Value& v, const std::string& path) {
     Profile& p = file.profiles.emplace_back();

@@ -70,6 +70,28 @@ bool ProfileSaxHandler::NotARow(const char* got) {
   return true;
 }
 
+bool ProfileSaxHandler::ColumnStarts(std::string* path) const {
+  if (!in_slices_ || profile_ < 0 || slice_ < 0) return false;
+  const std::string slice =
+      "profiles[" + std::to_string(profile_) + "].slices[" + std::to_string(slice_) + "]";
+  if (depth_ == 5 && !in_buckets_ && (key5_ == "busy" || key5_ == "lose")) {
+    *path = slice + "." + key5_;
+    return true;
+  }
+  if (depth_ == 6 && in_buckets_) {
+    *path = slice + ".buckets." + key6_;
+    return true;
+  }
+  return false;
+}
+
+void ProfileSaxHandler::SpillColumn() {
+  doc_.StartArray();
+  for (int64_t v : column_values_) doc_.Int64(v);
+  column_values_.clear();
+  mode_ = Mode::kForward;
+}
+
 void ProfileSaxHandler::BeginRow() {
   if (tell_ && *tell_ && (row_ == 0 || row_ == kSampleRows)) {
     const size_t at = (*tell_)();
@@ -94,6 +116,9 @@ bool ProfileSaxHandler::Integer(int64_t v) {
       cur_.counters.push_back({counter_, v});
       return true;
     case Mode::kSkipRow:
+      return true;
+    case Mode::kColumn:
+      column_values_.push_back(v);
       return true;
     case Mode::kRow:
       break;
@@ -153,6 +178,7 @@ bool ProfileSaxHandler::Integer(int64_t v) {
 
 bool ProfileSaxHandler::Uint64(uint64_t u) {
   if (u <= uint64_t(std::numeric_limits<int64_t>::max())) return Integer(int64_t(u));
+  if (mode_ == Mode::kColumn) SpillColumn();
   if (mode_ == Mode::kForward && !InRows()) return doc_.Uint64(u);
   if (mode_ == Mode::kRow || mode_ == Mode::kCounters) {
     ColumnError("an integer", "a number out of range");
@@ -163,6 +189,10 @@ bool ProfileSaxHandler::Uint64(uint64_t u) {
 }
 
 bool ProfileSaxHandler::Double(double d) {
+  if (mode_ == Mode::kColumn) {
+    if (std::trunc(d) == d && std::fabs(d) < 9.2e18) return Integer(int64_t(d));
+    SpillColumn();
+  }
   if (mode_ == Mode::kForward && !InRows()) return doc_.Double(d);
   // Other writers may print integers as 1e6 or 12.0; accept those.
   if (std::trunc(d) == d && std::fabs(d) < 9.2e18) return Integer(int64_t(d));
@@ -172,6 +202,7 @@ bool ProfileSaxHandler::Double(double d) {
 }
 
 bool ProfileSaxHandler::Null() {
+  if (mode_ == Mode::kColumn) SpillColumn();
   switch (mode_) {
     case Mode::kForward:
       return InRows() ? NotARow("null") : doc_.Null();
@@ -186,18 +217,21 @@ bool ProfileSaxHandler::Null() {
       ColumnError("integer counters", "null");
       return true;
     case Mode::kSkipRow:
+    case Mode::kColumn:
       return true;
   }
   return true;
 }
 
 bool ProfileSaxHandler::Bool(bool b) {
+  if (mode_ == Mode::kColumn) SpillColumn();
   if (mode_ == Mode::kForward) return InRows() ? NotARow("a boolean") : doc_.Bool(b);
   if (mode_ != Mode::kSkipRow) ColumnError("a number or string", "a boolean");
   return true;
 }
 
 bool ProfileSaxHandler::String(const char* str, rapidjson::SizeType length, bool copy) {
+  if (mode_ == Mode::kColumn) SpillColumn();
   switch (mode_) {
     case Mode::kForward:
       return InRows() ? NotARow("a string") : doc_.String(str, length, copy);
@@ -216,12 +250,14 @@ bool ProfileSaxHandler::String(const char* str, rapidjson::SizeType length, bool
       ColumnError("integer counters", "a string");
       return true;
     case Mode::kSkipRow:
+    case Mode::kColumn:
       return true;
   }
   return true;
 }
 
 bool ProfileSaxHandler::StartObject() {
+  if (mode_ == Mode::kColumn) SpillColumn();
   switch (mode_) {
     case Mode::kForward:
       if (InRows()) {
@@ -232,7 +268,14 @@ bool ProfileSaxHandler::StartObject() {
       if (depth_ == 2 && in_profiles_) {
         rows_.emplace_back();
         key3_.clear();
+        ++profile_;
+        slice_ = -1;
       }
+      if (depth_ == 4 && in_slices_) {
+        ++slice_;
+        key5_.clear();
+      }
+      if (depth_ == 5 && in_slices_ && key5_ == "buckets") in_buckets_ = true;
       ++depth_;
       return doc_.StartObject();
     case Mode::kRow:
@@ -246,6 +289,7 @@ bool ProfileSaxHandler::StartObject() {
       ColumnError("integer counters", "an object");
       break;
     case Mode::kSkipRow:
+    case Mode::kColumn:
       break;
   }
   ++depth_;
@@ -257,6 +301,8 @@ bool ProfileSaxHandler::Key(const char* str, rapidjson::SizeType length, bool co
     case Mode::kForward:
       if (depth_ == 1) key1_.assign(str, length);
       if (depth_ == 3) key3_.assign(str, length);
+      if (depth_ == 5 && in_slices_) key5_.assign(str, length);
+      if (depth_ == 6 && in_buckets_) key6_.assign(str, length);
       return doc_.Key(str, length, copy);
     case Mode::kCounters:
       counter_.assign(str, length);
@@ -271,6 +317,8 @@ bool ProfileSaxHandler::EndObject(rapidjson::SizeType members) {
   switch (mode_) {
     case Mode::kForward:
       if (depth_ == 2 && in_profiles_) key3_.clear();
+      if (depth_ == 5 && in_buckets_) in_buckets_ = false;
+      if (depth_ == 4 && in_slices_) key5_.clear();
       return doc_.EndObject(members);
     case Mode::kCounters:
       mode_ = Mode::kRow;
@@ -283,19 +331,28 @@ bool ProfileSaxHandler::EndObject(rapidjson::SizeType members) {
       }
       return true;
     case Mode::kRow:
-      return true;  // cannot happen: rows are arrays
+    case Mode::kColumn:
+      return true;  // cannot happen: rows and columns are arrays
   }
   return true;
 }
 
 bool ProfileSaxHandler::StartArray() {
+  if (mode_ == Mode::kColumn) SpillColumn();
   switch (mode_) {
     case Mode::kForward:
       if (InRows()) {
         BeginRow();
         break;
       }
+      if (ColumnStarts(&column_path_)) {
+        // The Document gets the array only if a value turns out not to be an integer.
+        mode_ = Mode::kColumn;
+        column_values_.clear();
+        break;
+      }
       if (depth_ == 1 && key1_ == "profiles") in_profiles_ = true;
+      if (depth_ == 3 && in_profiles_ && key3_ == "slices") in_slices_ = true;
       if (depth_ == 3 && in_profiles_ && key3_ == "instrs") {
         in_instrs_ = true;
         row_ = 0;
@@ -309,6 +366,7 @@ bool ProfileSaxHandler::StartArray() {
       ColumnError("integer counters", "an array");
       break;
     case Mode::kSkipRow:
+    case Mode::kColumn:
       break;
   }
   ++depth_;
@@ -327,7 +385,14 @@ bool ProfileSaxHandler::EndArray(rapidjson::SizeType elements) {
         return doc_.EndArray(0);  // its rows went to rows_, not to the document
       }
       if (depth_ == 1 && in_profiles_) in_profiles_ = false;
+      if (depth_ == 3 && in_slices_) in_slices_ = false;
       return doc_.EndArray(elements);
+    case Mode::kColumn:
+      mode_ = Mode::kForward;
+      columns_[column_path_] = std::move(column_values_);
+      column_values_ = {};
+      doc_.StartArray();
+      return doc_.EndArray(0);  // its values went to columns_
     case Mode::kRow:
       if (column_ != kInstrColumns) {
         RowError("expected " + std::to_string(kInstrColumns) + " columns, got " +

@@ -1,6 +1,8 @@
-// The SAX half of reading a profile: instruction rows (`profiles[i].instrs[j]`, the bulk of a
-// file) go straight into InstrRow structs; every other value goes into a RapidJSON Document,
-// which stays small. profile_json_read.cc turns that Document into structs.
+// The SAX half of reading a profile: instruction rows (`profiles[i].instrs[j]`) go straight
+// into InstrRow structs and the slices' integer columns (`busy`, `lose`, every `buckets`
+// column: with the rows, the bulk of a file) into plain vectors, 8 bytes a value; every other
+// value goes into a RapidJSON Document (16 bytes a value and more), which stays small.
+// profile_json_read.cc turns that Document into structs.
 #ifndef OTPU_LENS_PROFILE_SAX_H_
 #define OTPU_LENS_PROFILE_SAX_H_
 
@@ -10,6 +12,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "lens/profile.h"
@@ -47,6 +50,9 @@ class ProfileSaxHandler {
 
   // Rows of profiles[i].instrs, indexed by i (the profile's position in the array).
   std::vector<std::vector<InstrRow>>& rows() { return rows_; }
+  // The integer columns read into vectors, by key path ("profiles[0].slices[1].buckets.bm");
+  // the Document holds an empty array in their place.
+  std::unordered_map<std::string, std::vector<int64_t>>& columns() { return columns_; }
   // The first malformed row, naming its key path; OK when none.
   const Status& row_error() const { return row_error_; }
 
@@ -67,7 +73,7 @@ class ProfileSaxHandler {
   bool EndArray(rapidjson::SizeType elements);
 
  private:
-  enum class Mode { kForward, kRow, kCounters, kSkipRow };
+  enum class Mode { kForward, kRow, kCounters, kSkipRow, kColumn };
 
   bool Integer(int64_t v);
   bool InRows() const { return in_instrs_ && depth_ == 4; }
@@ -80,6 +86,11 @@ class ProfileSaxHandler {
   // Error for a value at the current column of the current row.
   void ColumnError(const char* want, const char* got);
   std::string RowPath() const;
+  // Whether the array starting now is a slice's integer column, and its key path.
+  bool ColumnStarts(std::string* path) const;
+  // A value that is not an integer inside a column: the column so far goes to the Document,
+  // which reports the value as the reader does for any other array.
+  void SpillColumn();
 
   ProfileDocument& doc_;
   const std::function<size_t()>* tell_;
@@ -98,6 +109,17 @@ class ProfileSaxHandler {
   int column_ = 0;            // next column of the current row
   InstrRow cur_;
   std::string counter_;       // key of the unit counter being read
+
+  // Where the slices' columns are: profiles[profile_].slices[slice_] (objects counted: the
+  // reader stops at the first element that is not one), key5_ in the slice, key6_ in its
+  // buckets.
+  int64_t profile_ = -1, slice_ = -1;
+  bool in_slices_ = false;    // depth 4 is the current profile's "slices" array
+  bool in_buckets_ = false;   // depth 6 is the current slice's "buckets" object
+  std::string key5_, key6_;
+  std::string column_path_;   // of the column being read
+  std::vector<int64_t> column_values_;
+  std::unordered_map<std::string, std::vector<int64_t>> columns_;
 };
 
 }  // namespace otpu::lens

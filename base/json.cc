@@ -75,31 +75,35 @@ Status JsonParseError(const std::string& what, const rapidjson::ParseResult& res
                   std::to_string(result.Offset()) + ": " + reason);
 }
 
-size_t FindOverlongJsonNumber(std::string_view text) {
-  bool in_string = false, escape = false;
-  size_t run = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (escape) {
-        escape = false;
+std::optional<int64_t> OverlongJsonNumberScanner::Scan(std::string_view piece) {
+  for (size_t i = 0; i < piece.size(); ++i) {
+    const char c = piece[i];
+    if (in_string_) {
+      if (escape_) {
+        escape_ = false;
       } else if (c == '\\') {
-        escape = true;
+        escape_ = true;
       } else if (c == '"') {
-        in_string = false;
+        in_string_ = false;
       }
       continue;
     }
     const bool number_char = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
                              c == 'e' || c == 'E';
-    if (number_char) {
-      if (++run > kMaxJsonNumberChars) return i + 1 - run;
-    } else {
-      run = 0;
-      if (c == '"') in_string = true;
+    if (!number_char) {
+      run_ = 0;
+      if (c == '"') in_string_ = true;
+    } else if (++run_ > kMaxJsonNumberChars) {
+      return int64_t(i + 1) - int64_t(run_);
     }
   }
-  return std::string_view::npos;
+  return std::nullopt;
+}
+
+size_t FindOverlongJsonNumber(std::string_view text) {
+  OverlongJsonNumberScanner scanner;
+  const std::optional<int64_t> at = scanner.Scan(text);
+  return at ? size_t(*at) : std::string_view::npos;
 }
 
 Status CheckJsonNumbers(std::string_view text, const std::string& what) {

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -96,6 +97,18 @@ class JsonGuard {
 // The longest number token a file may hold. RapidJSON's full-precision strtod (1.1.0) reads
 // out of bounds on numbers with hundreds of digits; the project writes at most 25 characters.
 inline constexpr size_t kMaxJsonNumberChars = 64;
+
+// Finds numbers (outside strings) longer than kMaxJsonNumberChars in a text given in pieces.
+class OverlongJsonNumberScanner {
+ public:
+  // The offset in `piece` where the first overlong number of the text starts (it may start in
+  // an earlier piece: then the offset is negative), or nullopt when none ends in this piece.
+  std::optional<int64_t> Scan(std::string_view piece);
+
+ private:
+  bool in_string_ = false, escape_ = false;
+  size_t run_ = 0;  // number characters just before the current position
+};
 
 // The byte offset of the first number (outside strings) longer than kMaxJsonNumberChars,
 // or npos. Run before a full-precision parse.

@@ -132,31 +132,12 @@ void ProfileTextStream::CheckChunk() {
     done_ = true;
   }
   // RapidJSON's full-precision strtod reads out of bounds on very long numbers (json.h).
-  for (const char* p = begin_; p != end_; ++p) {
-    const char c = *p;
-    if (in_string_) {
-      if (escape_) {
-        escape_ = false;
-      } else if (c == '\\') {
-        escape_ = true;
-      } else if (c == '"') {
-        in_string_ = false;
-      }
-      continue;
-    }
-    const bool number_char = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
-                             c == 'e' || c == 'E';
-    if (!number_char) {
-      run_ = 0;
-      if (c == '"') in_string_ = true;
-    } else if (++run_ > kMaxJsonNumberChars) {
-      const uint64_t at = chunk_offset_ + uint64_t(p + 1 - begin_) - run_;
-      error_ = DataLoss("invalid JSON at byte " + std::to_string(at) + ": number longer than " +
-                        std::to_string(kMaxJsonNumberChars) + " characters");
-      end_ = p;
-      done_ = true;
-      return;
-    }
+  if (const std::optional<int64_t> at = numbers_.Scan(std::string_view(begin_, n))) {
+    error_ = DataLoss("invalid JSON at byte " + std::to_string(int64_t(chunk_offset_) + *at) +
+                      ": number longer than " + std::to_string(kMaxJsonNumberChars) +
+                      " characters");
+    end_ = begin_ + (*at + int64_t(kMaxJsonNumberChars));  // before the character too many
+    done_ = true;
   }
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/json.h"
 #include "base/status.h"
 #include "lens/read_limits.h"
 
@@ -74,8 +75,7 @@ class ProfileTextStream {
   bool done_ = false;
   Status error_;
   // Number-token scanner state, carried across chunks (json.h's FindOverlongJsonNumber).
-  bool in_string_ = false, escape_ = false;
-  size_t run_ = 0;
+  OverlongJsonNumberScanner numbers_;  // across chunks
 };
 
 }  // namespace otpu::lens

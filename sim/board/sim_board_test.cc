@@ -1,6 +1,7 @@
 // SimBoard through BoardIface only, register by register and DMA by DMA. SystemC has one
 // kernel per process: gtest_discover_tests runs each case in its own process. Whole runs
 // through Card, the host's run protocol, are tests/board/sim_board_run_test.cc.
+#include "sim/board/sim_board_testing.h"
 #include "sim/board/sim_board.h"
 
 #include <gtest/gtest.h>
@@ -23,20 +24,9 @@ namespace {
 constexpr uint32_t kUptime = static_cast<uint32_t>(isa::Reg::kCOUNTERS);  // UPTIME lo
 constexpr int64_t kCoreKhzModel = 100000;  // CORE_KHZ of the model (SPEC 4)
 
-uint32_t Off(isa::Reg reg) { return static_cast<uint32_t>(reg); }
-
-std::unique_ptr<SimBoard> MakeBoard(const SimBoardOptions& opts = {}) {
-  StatusOr<std::unique_ptr<SimBoard>> board = SimBoard::Create(opts);
-  if (!board.ok()) std::fprintf(stderr, "%s\n", board.status().message().c_str());
-  OTPU_CHECK(board.ok());
-  return std::move(board).value();
-}
-
-uint32_t Read(SimBoard& board, uint32_t offset) {
-  StatusOr<uint32_t> v = board.ReadReg(offset);
-  EXPECT_TRUE(v.ok()) << v.status().message();
-  return v.ok() ? *v : 0;
-}
+using board_testing::MakeBoard;
+using board_testing::Off;
+using board_testing::Read;
 
 // ---- registers ----------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@
 #include "host/card.h"
 #include "sim/board/board_model.h"
 #include "sim/board/child_process.h"
+#include "sim/board/sim_board_testing.h"
 #include "sim/board/sim_board.h"
 #include "sim/isa/isa_sim.h"
 #include "sim/rtl/rtl_harness.h"
@@ -26,20 +27,9 @@
 namespace otpu::board {
 namespace {
 
-uint32_t Off(isa::Reg reg) { return static_cast<uint32_t>(reg); }
-
-std::unique_ptr<SimBoard> MakeBoard(const SimBoardOptions& opts = {}) {
-  StatusOr<std::unique_ptr<SimBoard>> board = SimBoard::Create(opts);
-  if (!board.ok()) std::fprintf(stderr, "%s\n", board.status().message().c_str());
-  OTPU_CHECK(board.ok());
-  return std::move(board).value();
-}
-
-uint32_t Read(SimBoard& board, uint32_t offset) {
-  StatusOr<uint32_t> v = board.ReadReg(offset);
-  EXPECT_TRUE(v.ok()) << v.status().message();
-  return v.ok() ? *v : 0;
-}
+using board_testing::MakeBoard;
+using board_testing::Off;
+using board_testing::Read;
 
 // mlp-small as the recorder builds it, and DRAM as the ISA simulator leaves it after every
 // step.

@@ -117,6 +117,21 @@ Status ProveHeld(int fd, int dir, const std::string& name, const std::string& pa
   return OkStatus();
 }
 
+// The proof that survives closed descriptors: `pid` is an ancestor of this process and holds
+// the flock on the inode that lock file `name` in `dir` is now, as /proc/locks shows.
+Status ProveHeldByAncestor(pid_t pid, int dir, const std::string& name, const std::string& path) {
+  const std::string who = std::string(kLockPidEnv) + "=" + std::to_string(pid);
+  if (!IsAncestor(pid, ::getpid())) return InvalidArgument(who + " is not an ancestor");
+  struct stat st;
+  if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) {
+    return InvalidArgument(path + " is not a lock file");
+  }
+  for (pid_t holder : FlockHolders(st.st_dev, st.st_ino)) {
+    if (holder == pid) return OkStatus();
+  }
+  return InvalidArgument(who + " holds no lock on " + path + " (/proc/locks)");
+}
+
 }  // namespace
 
 Status DeviceLock::ShareWithChildren() {
@@ -200,16 +215,32 @@ StatusOr<std::optional<pid_t>> CheckInheritedLock(const std::string& dev_prefix,
     if (!named) return InvalidArgument(std::string(kLockPidEnv) + "=" + pid_text + " is not a pid");
   }
   const std::string path = JoinPath(run_dir, name);
-  if (!fd) {
-    return InvalidArgument(held_var + " is set but no inherited descriptor holds " + path +
-                           " (" + kLockFdsEnv + " does not name it)");
-  }
-  const std::string fd_var = std::string(kLockFdsEnv) + " " + name + "=" + std::to_string(*fd);
-  if (*fd < 0) return InvalidArgument(std::string(kLockFdsEnv) + ": " + name + " is not a descriptor");
   ASSIGN_OR_RETURN(UniqueFd dir, OpenRunDir(run_dir));
-  RETURN_IF_ERROR(ProveHeld(*fd, dir.get(), name, path, fd_var));
-  if (!named) named = ReadLockPid(*fd);
-  return std::optional<pid_t>(named.value_or(0));
+  Status by_fd = OkStatus();
+  if (!fd) {
+    by_fd = InvalidArgument(held_var + " is set but no inherited descriptor holds " + path +
+                            " (" + kLockFdsEnv + " does not name it)");
+  } else if (*fd < 0) {
+    by_fd = InvalidArgument(std::string(kLockFdsEnv) + ": " + name + " is not a descriptor");
+  } else {
+    const std::string fd_var = std::string(kLockFdsEnv) + " " + name + "=" + std::to_string(*fd);
+    by_fd = ProveHeld(*fd, dir.get(), name, path, fd_var);
+    if (by_fd.ok()) {
+      if (!named) named = ReadLockPid(*fd);
+      return std::optional<pid_t>(named.value_or(0));
+    }
+  }
+  // Python's subprocess (and anything else that closes inherited descriptors) loses the
+  // descriptor but not the process tree: the named pid being our ancestor and the holder of
+  // the lock on this very file, per the kernel's own table, is a proof nobody can forge.
+  if (named) {
+    Status by_holder = ProveHeldByAncestor(*named, dir.get(), name, path);
+    if (by_holder.ok()) return named;
+    if (IsAncestor(*named, ::getpid())) {
+      by_fd = InvalidArgument(by_fd.message() + "; and " + by_holder.message());
+    }
+  }
+  return by_fd;
 }
 
 std::unique_ptr<DeviceLock> InheritedLock(const std::string& dev_prefix, const std::string& run_dir) {

@@ -476,5 +476,59 @@ TEST_F(OtpuLockTest, AncestorThatDoesNotHoldTheLockDoesNotGetIn) {
             std::string::npos) << result.err;
 }
 
+// The second run while the first holds the lock: refused, one line naming the holder.
+void ExpectRefused(const ProcessResult& result, const std::string& holder_pid) {
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(result.out, "");
+  EXPECT_NE(result.err.find("held by pid " + holder_pid), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("was removed or replaced while held"), std::string::npos) << result.err;
+}
+
+TEST_F(OtpuLockTest, RemovingTheLockFileWhileHeldLetsNobodyIn) {
+  TestProcess holder(Cmd({"--wait", "0", "sh", "-c", "echo ready; sleep 5"}), Env());
+  ASSERT_EQ(holder.ReadLine(5), "ready");
+  ASSERT_EQ(::unlink(tmp_.lock_path().c_str()), 0);
+  ExpectRefused(Run({"--wait", "0", "echo", "IN"}), std::to_string(holder.pid()));
+}
+
+TEST_F(OtpuLockTest, ReplacingTheLockFileWhileHeldLetsNobodyIn) {
+  TestProcess holder(Cmd({"--wait", "0", "sh", "-c", "echo ready; sleep 5"}), Env());
+  ASSERT_EQ(holder.ReadLine(5), "ready");
+  const std::string other = tmp_.run_dir() + "/other";
+  { std::ofstream(other) << ""; }
+  ASSERT_EQ(::chmod(other.c_str(), 0666), 0);
+  ASSERT_EQ(::rename(other.c_str(), tmp_.lock_path().c_str()), 0);
+  ExpectRefused(Run({"--wait", "0", "echo", "IN"}), std::to_string(holder.pid()));
+}
+
+// A user who creates the lock file first owns it and may remove it from the sticky run dir
+// while root holds the lock; root's second run must still be refused.
+TEST_F(OtpuLockTest, ALockFilePreCreatedByAnotherUserDoesNotDefeatRootsLock) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+  if (testutil::RunProcess({"sh", "-c", "command -v setpriv"}).exit_code != 0) {
+    GTEST_SKIP() << "needs setpriv";
+  }
+  ASSERT_EQ(::chmod(tmp_.path().c_str(), 0755), 0);  // let nobody reach the run dir
+  ASSERT_EQ(::mkdir(tmp_.run_dir().c_str(), 01777), 0);
+  ASSERT_EQ(::chmod(tmp_.run_dir().c_str(), 01777), 0);
+  const std::vector<std::string> as_nobody = {"setpriv", "--reuid=65534", "--regid=65534",
+                                              "--clear-groups", "sh", "-c"};
+  std::vector<std::string> create = as_nobody;
+  create.push_back("umask 0; : > " + tmp_.lock_path());
+  ASSERT_EQ(testutil::RunProcess(create).exit_code, 0);
+  struct stat st;
+  ASSERT_EQ(::stat(tmp_.lock_path().c_str(), &st), 0);
+  ASSERT_EQ(st.st_uid, 65534u);
+
+  TestProcess holder(Cmd({"--wait", "0", "sh", "-c", "echo ready; sleep 5"}), Env());
+  ASSERT_EQ(holder.ReadLine(5), "ready");
+  std::vector<std::string> remove = as_nobody;
+  remove.push_back("rm -f " + tmp_.lock_path() + " && ! rm -f " + tmp_.run_dir() + "/xdma0.lock.uid0");
+  ProcessResult removed = testutil::RunProcess(remove);
+  ASSERT_EQ(removed.exit_code, 0) << removed.err;  // nobody's file went; root's guard stayed
+  ASSERT_FALSE(Exists(tmp_.lock_path()));
+  ExpectRefused(Run({"--wait", "0", "echo", "IN"}), std::to_string(holder.pid()));
+}
+
 }  // namespace
 }  // namespace otpu::host

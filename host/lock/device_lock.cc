@@ -14,6 +14,7 @@
 #include <cstring>
 #include <thread>
 
+#include "host/lock/owner_guard.h"
 #include "host/lock/proc_info.h"
 
 namespace otpu::host {
@@ -68,6 +69,28 @@ Status LockBefore(int fd, Clock::time_point deadline, const std::string& dev_pre
     pause = std::min(pause * 2, kMaxPause);
   }
   return OkStatus();
+}
+
+// Takes our guard (owner_guard.h) once no other is held, polling like LockBefore; Unavailable
+// naming the holder of the busy guard when `deadline` passes.
+StatusOr<UniqueFd> LockGuardsBefore(int dir, const std::string& run_dir, const std::string& name,
+                                    Clock::time_point deadline, const std::string& dev_prefix,
+                                    double wait_seconds) {
+  std::chrono::milliseconds pause = kFirstPause;
+  for (;;) {
+    UniqueFd guard;
+    std::optional<BusyGuard> busy;
+    RETURN_IF_ERROR(TryLockGuards(dir, run_dir, name, &guard, &busy));
+    if (!busy) return guard;
+    Clock::time_point now = Clock::now();
+    if (now >= deadline) {
+      return Unavailable(BusyMessage(dev_prefix, busy->path, busy->fd.get(), wait_seconds) +
+                         " (its lock file " + JoinPath(run_dir, name) +
+                         " was removed or replaced while held)");
+    }
+    std::this_thread::sleep_for(std::min<Clock::duration>(pause, deadline - now));
+    pause = std::min(pause * 2, kMaxPause);
+  }
 }
 
 // The descriptor OTPU_LOCK_FDS names for lock file `name`: nullopt when there is none, -1
@@ -136,7 +159,7 @@ Status ProveHeldByAncestor(pid_t pid, int dir, const std::string& name, const st
 
 Status DeviceLock::ShareWithChildren() {
   if (!fd_.valid()) return FailedPrecondition("an inherited lock is already shared");
-  if (::fcntl(fd_.get(), F_SETFD, 0) != 0) {
+  if (::fcntl(fd_.get(), F_SETFD, 0) != 0 || (guard_.valid() && ::fcntl(guard_.get(), F_SETFD, 0) != 0)) {
     return Internal("cannot pass the lock on " + path_ + " to children: " + std::strerror(errno));
   }
   std::string name = path_.substr(path_.rfind('/') + 1);
@@ -175,8 +198,15 @@ StatusOr<std::unique_ptr<DeviceLock>> DeviceLock::Acquire(const std::string& dev
     RETURN_IF_ERROR(LockBefore(fd.get(), deadline, dev_prefix, path, wait_seconds));
     // A lock on a file somebody unlinked while we waited excludes nobody: lock the new one.
     if (!IsStillLinked(dir.get(), name, fd.get())) continue;
+    // The lock file's owner may remove or replace it while we hold it: our own guard, and no
+    // other user's, keeps the card ours regardless.
+    ASSIGN_OR_RETURN(UniqueFd guard, LockGuardsBefore(dir.get(), run_dir, name, deadline,
+                                                      dev_prefix, wait_seconds));
     RETURN_IF_ERROR(WriteLockPid(fd.get(), ::getpid(), path));
-    return std::unique_ptr<DeviceLock>(new DeviceLock(dev_prefix, path, std::move(fd), ::getpid()));
+    RETURN_IF_ERROR(WriteLockPid(guard.get(), ::getpid(), path + " guard"));
+    auto lock = std::unique_ptr<DeviceLock>(new DeviceLock(dev_prefix, path, std::move(fd), ::getpid()));
+    lock->guard_ = std::move(guard);
+    return lock;
   }
   return Internal("lock file " + path + " keeps being replaced while we lock it");
 }
@@ -191,6 +221,7 @@ StatusOr<std::unique_ptr<DeviceLock>> DeviceLock::ForTool(const std::string& dev
 DeviceLock::~DeviceLock() {
   // Best effort: a stale pid is harmless (checks also need the lock held), so errors are dropped.
   if (fd_.valid()) (void)ClearLockPid(fd_.get(), path_);
+  if (guard_.valid()) (void)ClearLockPid(guard_.get(), path_);
   // Closing fd_ (the only descriptor of this open file description) releases the flock.
 }
 

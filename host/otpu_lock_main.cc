@@ -62,8 +62,8 @@ bool ParseOptions(int argc, char** argv, Options* options) {
   visible.add_options()
       ("help,h", po::bool_switch(&options->help), "print this help")
       ("dev", po::value(&options->dev)->default_value("/dev/xdma0"), "XDMA device prefix to lock")
-      ("wait", po::value(&options->wait)->default_value("3600"),
-       "seconds to wait for a busy device (0: do not wait)")
+      ("wait", po::value(&options->wait),
+       "seconds to wait for a busy device (0: do not wait; default $OTPU_LOCK_WAIT, else 3600)")
       ("prebuild", po::value(&options->prebuilds)->composing(),
        "quantize MODEL:WF:HF into the image cache first, outside the lock (repeatable)")
       ("prebuild-cfg", po::value(&options->prebuild_cfg), "card configuration for --prebuild");
@@ -94,15 +94,28 @@ bool ParseOptions(int argc, char** argv, Options* options) {
   return true;
 }
 
+// --wait's default when it is not given.
+constexpr char kDefaultWait[] = "3600";
+
+// The wait: --wait, else $OTPU_LOCK_WAIT (the variable the busy message names, so setting it
+// works for otpu-lock as for every tool), else kDefaultWait. InvalidArgument naming its source.
+StatusOr<double> WaitSeconds(const std::string& option) {
+  if (!option.empty()) return ParseWaitSeconds(option, "--wait");
+  const char* env = std::getenv(kLockWaitEnv);
+  if (env && *env) return ParseWaitSeconds(env, kLockWaitEnv);
+  return ParseWaitSeconds(kDefaultWait, "--wait");
+}
+
 // Runs every --prebuild; a failure is reported and the command still runs.
 void RunPrebuilds(const std::vector<PrebuildSpec>& specs, const std::string& cfg) {
   if (specs.empty()) return;
   const std::string program = PrebuildProgram();
-  for (const PrebuildSpec& spec : specs) {
-    Status status = RunPrebuild(program, spec, cfg);
+  for (const PrebuildSpec& requested : specs) {
+    StatusOr<PrebuildSpec> spec = ResolvePrebuildModel(requested);
+    Status status = spec.ok() ? RunPrebuild(program, *spec, cfg) : spec.status();
     if (!status.ok()) {
       std::fprintf(stderr, "otpu-lock: prebuild %s failed: %s; the command will quantize under the lock\n",
-                   spec.ToString().c_str(), status.message().c_str());
+                   requested.ToString().c_str(), status.message().c_str());
     }
   }
 }
@@ -115,7 +128,7 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "otpu-lock: no command\n");
     return kExitUsage;
   }
-  StatusOr<double> wait_seconds = ParseWaitSeconds(options.wait, "--wait");
+  StatusOr<double> wait_seconds = WaitSeconds(options.wait);
   std::vector<PrebuildSpec> specs;
   Status usage = wait_seconds.status();
   for (const std::string& text : options.prebuilds) {
@@ -123,6 +136,7 @@ int Main(int argc, char** argv) {
     if (!spec.ok() && usage.ok()) usage = spec.status();
     if (spec.ok()) specs.push_back(*spec);
   }
+  if (usage.ok()) usage = ValidatePrebuildConfig(options.prebuild_cfg);
   if (usage.ok()) usage = LockFileName(options.dev).status().WithContext("--dev");
   if (!usage.ok()) {
     std::fprintf(stderr, "otpu-lock: %s\n", usage.message().c_str());

@@ -98,7 +98,7 @@ TEST_F(OtpuLockTest, OptionsBeforeDoubleDashAreOurs) {
 }
 
 TEST_F(OtpuLockTest, OptionValuesAreNotMistakenForTheCommand) {
-  ProcessResult result = Run({"--dev", "c", "--prebuild-cfg", "c", "--wait", "1", "sh", "-c", "echo $OTPU_LOCK_HELD"});
+  ProcessResult result = Run({"--dev", "c", "--prebuild-cfg", "sim", "--wait", "1", "sh", "-c", "echo $OTPU_LOCK_HELD"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, "c\n");
 }
@@ -336,10 +336,10 @@ TEST_F(OtpuLockTest, PrebuildRunsBeforeWaitingForTheLock) {
   std::ofstream(script) << "#!/bin/sh\necho \"$* nice=$(nice)\" >> " << log << "\n";
   ASSERT_EQ(::chmod(script.c_str(), 0755), 0);
   ProcessResult result = Run({"--wait", "0", "--prebuild", "a:int4:-", "--prebuild", "b:fp4:int8",
-                              "--prebuild-cfg", "card.cfg", "true"},
+                              "--prebuild-cfg", "board", "true"},
                              {"OTPU_PREBUILD=" + script});
   EXPECT_EQ(result.exit_code, 3);  // the device was busy, yet both prebuilds ran first
-  EXPECT_EQ(ReadFile(log), "a:int4:- --cfg card.cfg nice=19\nb:fp4:int8 --cfg card.cfg nice=19\n");
+  EXPECT_EQ(ReadFile(log), "a:int4:- --cfg board nice=19\nb:fp4:int8 --cfg board nice=19\n");
 }
 
 TEST_F(OtpuLockTest, BadPrebuildSyntaxExits2) {
@@ -347,6 +347,187 @@ TEST_F(OtpuLockTest, BadPrebuildSyntaxExits2) {
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_EQ(result.err, "otpu-lock: --prebuild 'qwen:int3:int8': WF 'int3' is not int8|int4|fp4|mix\n");
   EXPECT_FALSE(Exists(Marker()));
+}
+
+// A prebuild script that appends its arguments to `log`.
+std::string LoggingScript(const std::string& dir, const std::string& log) {
+  const std::string script = dir + "/prebuild.sh";
+  std::ofstream(script) << "#!/bin/sh\necho \"$*\" >> " << log << "\n";
+  ::chmod(script.c_str(), 0755);
+  return script;
+}
+
+TEST_F(OtpuLockTest, BadPrebuildCfgExits2NamingTheOptionAndTheConfigurations) {
+  ProcessResult result = Run({"--prebuild", "qwen:int4:int8", "--prebuild-cfg", "xyz", "--", "touch",
+                              Marker()});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err, "otpu-lock: --prebuild-cfg 'xyz' is not a card configuration: sim|board\n");
+  EXPECT_FALSE(Exists(Marker()));
+}
+
+// The seed's "in the repository": a checkout found through OTPU_SOURCE_DIR, whatever the
+// working directory.
+TEST_F(OtpuLockTest, DefaultModelIsFoundInTheSourceTreeNotTheWorkingDirectory) {
+  const std::string src = tmp_.path() + "/src";
+  ASSERT_EQ(::mkdir(src.c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir((src + "/models").c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir((src + "/models/Qwen3-0.6B").c_str(), 0755), 0);
+  const std::string log = tmp_.path() + "/prebuilds";
+  ProcessResult result = testutil::RunProcess(
+      {"sh", "-c", "cd / && exec " + kOtpuLock + " --prebuild qwen:int4:int8 true"},
+      Env({"OTPU_SOURCE_DIR=" + src, "OTPU_PREBUILD=" + LoggingScript(tmp_.path(), log)}), 5);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  EXPECT_EQ(ReadFile(log), src + "/models/Qwen3-0.6B:int4:int8\n");
+}
+
+// An otpu-lock binary inside a checkout (build/host/otpu-lock) finds the checkout's models/.
+TEST_F(OtpuLockTest, DefaultModelIsFoundAboveTheBinary) {
+  const std::string root = tmp_.path() + "/checkout";
+  for (const char* d : {"", "/models", "/models/Qwen3-0.6B", "/build", "/build/host"}) {
+    ASSERT_EQ(::mkdir((root + d).c_str(), 0755), 0);
+  }
+  const std::string copy = root + "/build/host/otpu-lock";
+  ASSERT_EQ(testutil::RunProcess({"cp", kOtpuLock, copy}).exit_code, 0);
+  const std::string log = tmp_.path() + "/prebuilds";
+  ProcessResult result = testutil::RunProcess(
+      {"sh", "-c", "cd / && exec " + copy + " --prebuild qwen:fp4:- true"},
+      Env({"-OTPU_SOURCE_DIR", "OTPU_PREBUILD=" + LoggingScript(tmp_.path(), log)}), 5);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(ReadFile(log), root + "/models/Qwen3-0.6B:fp4:-\n");
+}
+
+TEST_F(OtpuLockTest, MissingDefaultModelSaysWhereItLookedAndTheCommandStillRuns) {
+  const std::string nowhere = tmp_.path() + "/nowhere";
+  ProcessResult result = Run({"--prebuild", "qwen:int4:int8", "touch", Marker()},
+                             {"OTPU_SOURCE_DIR=" + nowhere, "OTPU_PREBUILD=/bin/true"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(Exists(Marker()));
+  EXPECT_EQ(result.err.rfind("otpu-lock: prebuild qwen:int4:int8 failed: qwen: no checkpoint "
+                             "models/Qwen3-0.6B found; looked in " + nowhere + "/models/Qwen3-0.6B, ",
+                             0),
+            0u) << result.err;
+  EXPECT_NE(result.err.find(", models/Qwen3-0.6B; download"), std::string::npos) << result.err;
+}
+
+// The busy message tells the user to set OTPU_LOCK_WAIT; otpu-lock honours it too.
+TEST_F(OtpuLockTest, OtpuLockWaitIsTheDefaultOfWait) {
+  std::unique_ptr<DeviceLock> held = Hold();
+  ProcessResult result = Run({"true"}, {"OTPU_LOCK_WAIT=0.3"});
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_NE(result.err.find("still busy after 0.3 s"), std::string::npos) << result.err;
+  EXPECT_GE(result.seconds, 0.25);
+}
+
+TEST_F(OtpuLockTest, WaitOptionOverridesOtpuLockWait) {
+  std::unique_ptr<DeviceLock> held = Hold();
+  ProcessResult result = Run({"--wait", "0", "true"}, {"OTPU_LOCK_WAIT=100"});
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_LT(result.seconds, 2);
+}
+
+TEST_F(OtpuLockTest, BadOtpuLockWaitExits2NamingIt) {
+  ProcessResult result = Run({"touch", Marker()}, {"OTPU_LOCK_WAIT=soon"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err, "otpu-lock: OTPU_LOCK_WAIT 'soon' is not a number of seconds (0 or more)\n");
+  EXPECT_FALSE(Exists(Marker()));
+}
+
+// "Signals delivered to otpu-lock are forwarded to the child": not only TERM, HUP and INT.
+TEST_F(OtpuLockTest, Usr1AndUsr2ReachTheChild) {
+  TestProcess lock(Cmd({"sh", "-c", "trap 'echo got USR1' USR1; trap 'echo got USR2; exit 5' USR2; "
+                                    "echo ready; while :; do sleep 0.05; done"}),
+                   Env());
+  ASSERT_EQ(lock.ReadLine(2), "ready");
+  ASSERT_EQ(::kill(lock.pid(), SIGUSR1), 0);
+  EXPECT_EQ(lock.ReadLine(2), "got USR1");
+  ASSERT_EQ(::kill(lock.pid(), SIGUSR2), 0);
+  EXPECT_EQ(lock.ReadLine(2), "got USR2");
+  ProcessResult result = lock.Wait(3);
+  ASSERT_TRUE(result.exited) << "otpu-lock died of signal " << result.signal;
+  EXPECT_EQ(result.exit_code, 5);
+}
+
+// Python's subprocess closes inherited descriptors; the tool inside still runs under the lock
+// (proved by its ancestor otpu-lock holding it, as /proc/locks shows), with no warning.
+TEST_F(OtpuLockTest, ToolStartedFromPythonSubprocessRunsUnderTheLock) {
+  const std::string script = "import subprocess, sys; sys.exit(subprocess.run(['" + kOtpuLock +
+                             "', '--wait', '0', 'sh', '-c', 'echo $OTPU_LOCK_PID']).returncode)";
+  TestProcess lock(Cmd({"python3", "-c", script}), Env());
+  ProcessResult result = lock.Wait(10);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, std::to_string(lock.pid()) + "\n");
+  EXPECT_EQ(result.err, "");
+}
+
+// Inheritance stays unforgeable without the descriptor: an ancestor that does not hold the
+// lock proves nothing, even when its pid is written into the lock file.
+TEST_F(OtpuLockTest, AncestorThatDoesNotHoldTheLockDoesNotGetIn) {
+  TestProcess holder(Cmd({"--wait", "0", "sh", "-c", "echo ready; sleep 5"}), Env());
+  ASSERT_EQ(holder.ReadLine(5), "ready");
+  ProcessResult result = testutil::RunProcess(
+      {"python3", "-c", "import os, subprocess, sys; os.environ['OTPU_LOCK_PID'] = str(os.getpid()); "
+                        "sys.exit(subprocess.run(['" + kOtpuLock + "', '--wait', '0', 'echo', 'IN'])"
+                        ".returncode)"},
+      Env({"OTPU_LOCK_HELD=/dev/xdma0"}), 10);
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(result.out, "");
+  EXPECT_NE(result.err.find("holds no lock on " + tmp_.lock_path() + " (/proc/locks)"),
+            std::string::npos) << result.err;
+}
+
+// The second run while the first holds the lock: refused, one line naming the holder.
+void ExpectRefused(const ProcessResult& result, const std::string& holder_pid) {
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(result.out, "");
+  EXPECT_NE(result.err.find("held by pid " + holder_pid), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("was removed or replaced while held"), std::string::npos) << result.err;
+}
+
+TEST_F(OtpuLockTest, RemovingTheLockFileWhileHeldLetsNobodyIn) {
+  TestProcess holder(Cmd({"--wait", "0", "sh", "-c", "echo ready; sleep 5"}), Env());
+  ASSERT_EQ(holder.ReadLine(5), "ready");
+  ASSERT_EQ(::unlink(tmp_.lock_path().c_str()), 0);
+  ExpectRefused(Run({"--wait", "0", "echo", "IN"}), std::to_string(holder.pid()));
+}
+
+TEST_F(OtpuLockTest, ReplacingTheLockFileWhileHeldLetsNobodyIn) {
+  TestProcess holder(Cmd({"--wait", "0", "sh", "-c", "echo ready; sleep 5"}), Env());
+  ASSERT_EQ(holder.ReadLine(5), "ready");
+  const std::string other = tmp_.run_dir() + "/other";
+  { std::ofstream(other) << ""; }
+  ASSERT_EQ(::chmod(other.c_str(), 0666), 0);
+  ASSERT_EQ(::rename(other.c_str(), tmp_.lock_path().c_str()), 0);
+  ExpectRefused(Run({"--wait", "0", "echo", "IN"}), std::to_string(holder.pid()));
+}
+
+// A user who creates the lock file first owns it and may remove it from the sticky run dir
+// while root holds the lock; root's second run must still be refused.
+TEST_F(OtpuLockTest, ALockFilePreCreatedByAnotherUserDoesNotDefeatRootsLock) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+  if (testutil::RunProcess({"sh", "-c", "command -v setpriv"}).exit_code != 0) {
+    GTEST_SKIP() << "needs setpriv";
+  }
+  ASSERT_EQ(::chmod(tmp_.path().c_str(), 0755), 0);  // let nobody reach the run dir
+  ASSERT_EQ(::mkdir(tmp_.run_dir().c_str(), 01777), 0);
+  ASSERT_EQ(::chmod(tmp_.run_dir().c_str(), 01777), 0);
+  const std::vector<std::string> as_nobody = {"setpriv", "--reuid=65534", "--regid=65534",
+                                              "--clear-groups", "sh", "-c"};
+  std::vector<std::string> create = as_nobody;
+  create.push_back("umask 0; : > " + tmp_.lock_path());
+  ASSERT_EQ(testutil::RunProcess(create).exit_code, 0);
+  struct stat st;
+  ASSERT_EQ(::stat(tmp_.lock_path().c_str(), &st), 0);
+  ASSERT_EQ(st.st_uid, 65534u);
+
+  TestProcess holder(Cmd({"--wait", "0", "sh", "-c", "echo ready; sleep 5"}), Env());
+  ASSERT_EQ(holder.ReadLine(5), "ready");
+  std::vector<std::string> remove = as_nobody;
+  remove.push_back("rm -f " + tmp_.lock_path() + " && ! rm -f " + tmp_.run_dir() + "/xdma0.lock.uid0");
+  ProcessResult removed = testutil::RunProcess(remove);
+  ASSERT_EQ(removed.exit_code, 0) << removed.err;  // nobody's file went; root's guard stayed
+  ASSERT_FALSE(Exists(tmp_.lock_path()));
+  ExpectRefused(Run({"--wait", "0", "echo", "IN"}), std::to_string(holder.pid()));
 }
 
 }  // namespace

@@ -7,25 +7,58 @@
 #include <cerrno>
 #include <iterator>
 #include <memory>
+#include <vector>
 
 #include "base/subprocess.h"
 
 namespace otpu::host {
 namespace {
 
-constexpr int kForwarded[] = {SIGTERM, SIGHUP, SIGINT};
-constexpr int kNumForwarded = sizeof(kForwarded) / sizeof(kForwarded[0]);
+// Signals the kernel raises in this very process for a fault of its own: a handler that
+// returns re-runs the faulting instruction, so they keep their default action.
+constexpr int kSynchronous[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+// Signals that stop the process: forwarded, then we stop too, so the shell sees the job
+// stopped as it would without us (and `fg` or CONT resumes both).
+constexpr int kStopping[] = {SIGTSTP, SIGTTIN, SIGTTOU};
+
+template <size_t N>
+bool OneOf(int sig, const int (&list)[N]) {
+  for (int s : list) {
+    if (s == sig) return true;
+  }
+  return false;
+}
+
+// Every signal a process can catch, less KILL and STOP (they cannot be caught), CHLD (it is
+// about our own child, not for it) and the synchronous fault signals; realtime signals
+// included, except the ones below SIGRTMIN that the C library keeps for itself.
+std::vector<int> ForwardedSignals() {
+  std::vector<int> signals;
+  for (int sig = 1; sig <= SIGRTMAX; ++sig) {
+    if (sig == SIGKILL || sig == SIGSTOP || sig == SIGCHLD || OneOf(sig, kSynchronous)) continue;
+    if (sig > SIGSYS && sig < SIGRTMIN) continue;
+    signals.push_back(sig);
+  }
+  return signals;
+}
 
 // Where the handler sends signals: the child's pid, minus its group id, or 0 for nowhere.
 volatile sig_atomic_t g_forward_target = 0;
 // Set when the child shares our process group: the terminal signals that group as a whole,
 // so a terminal-generated signal has reached the child already and must not be sent twice.
 volatile sig_atomic_t g_child_in_our_group = 0;
+// Our pid: a signal we raised ourselves (SIGPIPE from a write to a closed stderr, abort's
+// ABRT) is about us, not about the command.
+volatile sig_atomic_t g_self_pid = 0;
 
 extern "C" void ForwardSignal(int sig, siginfo_t* info, void* /*context*/) {
   const int saved_errno = errno;
   const pid_t target = g_forward_target;
-  if (target != 0 && !(g_child_in_our_group && info->si_code == SI_KERNEL)) ::kill(target, sig);
+  const bool from_terminal = g_child_in_our_group && info->si_code == SI_KERNEL;
+  const bool from_self = (info->si_code == SI_USER || info->si_code == SI_TKILL) &&
+                         info->si_pid == g_self_pid;
+  if (target != 0 && !from_terminal && !from_self) ::kill(target, sig);
+  if (OneOf(sig, kStopping)) ::kill(g_self_pid, SIGSTOP);
   errno = saved_errno;
 }
 
@@ -35,18 +68,22 @@ class SignalScope {
  public:
   explicit SignalScope(bool active) : active_(active) {
     if (!active_) return;
+    g_self_pid = ::getpid();
+    signals_ = ForwardedSignals();
+    old_actions_.resize(signals_.size());
+    installed_.assign(signals_.size(), false);
     sigemptyset(&set_);
-    for (int sig : kForwarded) sigaddset(&set_, sig);
+    for (int sig : signals_) sigaddset(&set_, sig);
     ::sigprocmask(SIG_BLOCK, &set_, &old_mask_);
-    for (int i = 0; i < kNumForwarded; ++i) {
-      ::sigaction(kForwarded[i], nullptr, &old_actions_[i]);
+    for (size_t i = 0; i < signals_.size(); ++i) {
+      ::sigaction(signals_[i], nullptr, &old_actions_[i]);
       // Like a shell: a signal ignored when we started (nohup, background jobs) stays ignored.
       if (old_actions_[i].sa_handler == SIG_IGN) continue;
       struct sigaction action = {};
       action.sa_sigaction = ForwardSignal;
       action.sa_flags = SA_SIGINFO | SA_RESTART;
       sigfillset(&action.sa_mask);
-      installed_[i] = ::sigaction(kForwarded[i], &action, nullptr) == 0;
+      installed_[i] = ::sigaction(signals_[i], &action, nullptr) == 0;
     }
   }
 
@@ -59,8 +96,8 @@ class SignalScope {
     const struct timespec zero = {0, 0};
     while (::sigtimedwait(&set_, nullptr, &zero) > 0) {
     }
-    for (int i = 0; i < kNumForwarded; ++i) {
-      if (installed_[i]) ::sigaction(kForwarded[i], &old_actions_[i], nullptr);
+    for (size_t i = 0; i < signals_.size(); ++i) {
+      if (installed_[i]) ::sigaction(signals_[i], &old_actions_[i], nullptr);
     }
     ::sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
   }
@@ -73,15 +110,18 @@ class SignalScope {
     if (active_) ::sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
   }
 
+  // The signals forwarded (empty when inactive).
+  const std::vector<int>& signals() const { return signals_; }
   // The mask from before this scope: the one the child execs with.
   const sigset_t& old_mask() const { return old_mask_; }
 
  private:
   bool active_;
+  std::vector<int> signals_;
   sigset_t set_;
   sigset_t old_mask_;
-  struct sigaction old_actions_[kNumForwarded] = {};
-  bool installed_[kNumForwarded] = {};
+  std::vector<struct sigaction> old_actions_;
+  std::vector<bool> installed_;
 };
 
 }  // namespace
@@ -98,7 +138,7 @@ StatusOr<int> RunCommand(const std::vector<std::string>& argv, const CommandOpti
   start.nice = options.nice;
   start.parent_death_signal = SIGTERM;  // a command must not run on after its lock is gone
   if (options.forward_signals) {
-    start.hold_signals.assign(std::begin(kForwarded), std::end(kForwarded));
+    start.hold_signals = signals.signals();
     start.exec_sigmask = signals.old_mask();
   }
   if (const int ms = options.exec_delay_ms; ms > 0) {

@@ -1,5 +1,5 @@
 // Runs otpu-lock's command (and prebuild programs) as a child process: PATH search and exit
-// codes like a shell, TERM/HUP/INT forwarded, no signal lost between fork and exec.
+// codes like a shell, every catchable signal forwarded, no signal lost between fork and exec.
 #ifndef OTPU_HOST_LOCK_COMMAND_RUNNER_H_
 #define OTPU_HOST_LOCK_COMMAND_RUNNER_H_
 
@@ -15,7 +15,9 @@ struct CommandOptions {
   // Put the child in a process group of its own and forward signals to that group. Wanted
   // when we are not in the terminal's foreground, where nobody else signals the child.
   bool own_process_group = false;
-  // Forward TERM, HUP and INT received by this process to the child (ignored ones stay ignored).
+  // Forward every signal this process can catch to the child, except CHLD and the fault
+  // signals (SEGV, BUS, FPE, ILL, TRAP, SYS); ignored ones stay ignored. TSTP, TTIN and TTOU
+  // also stop this process, so a shell sees the job stopped.
   bool forward_signals = false;
   // Niceness the child adds before exec (19 for prebuilds).
   int nice = 0;

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <thread>
 
+#include "host/lock/owner_guard.h"
 #include "host/lock/proc_info.h"
 
 namespace otpu::host {
@@ -70,6 +71,28 @@ Status LockBefore(int fd, Clock::time_point deadline, const std::string& dev_pre
   return OkStatus();
 }
 
+// Takes our guard (owner_guard.h) once no other is held, polling like LockBefore; Unavailable
+// naming the holder of the busy guard when `deadline` passes.
+StatusOr<UniqueFd> LockGuardsBefore(int dir, const std::string& run_dir, const std::string& name,
+                                    Clock::time_point deadline, const std::string& dev_prefix,
+                                    double wait_seconds) {
+  std::chrono::milliseconds pause = kFirstPause;
+  for (;;) {
+    UniqueFd guard;
+    std::optional<BusyGuard> busy;
+    RETURN_IF_ERROR(TryLockGuards(dir, run_dir, name, &guard, &busy));
+    if (!busy) return guard;
+    Clock::time_point now = Clock::now();
+    if (now >= deadline) {
+      return Unavailable(BusyMessage(dev_prefix, busy->path, busy->fd.get(), wait_seconds) +
+                         " (its lock file " + JoinPath(run_dir, name) +
+                         " was removed or replaced while held)");
+    }
+    std::this_thread::sleep_for(std::min<Clock::duration>(pause, deadline - now));
+    pause = std::min(pause * 2, kMaxPause);
+  }
+}
+
 // The descriptor OTPU_LOCK_FDS names for lock file `name`: nullopt when there is none, -1
 // when the entry is not a descriptor number.
 std::optional<int> FdFromEnv(const std::string& name) {
@@ -117,11 +140,26 @@ Status ProveHeld(int fd, int dir, const std::string& name, const std::string& pa
   return OkStatus();
 }
 
+// The proof that survives closed descriptors: `pid` is an ancestor of this process and holds
+// the flock on the inode that lock file `name` in `dir` is now, as /proc/locks shows.
+Status ProveHeldByAncestor(pid_t pid, int dir, const std::string& name, const std::string& path) {
+  const std::string who = std::string(kLockPidEnv) + "=" + std::to_string(pid);
+  if (!IsAncestor(pid, ::getpid())) return InvalidArgument(who + " is not an ancestor");
+  struct stat st;
+  if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) {
+    return InvalidArgument(path + " is not a lock file");
+  }
+  for (pid_t holder : FlockHolders(st.st_dev, st.st_ino)) {
+    if (holder == pid) return OkStatus();
+  }
+  return InvalidArgument(who + " holds no lock on " + path + " (/proc/locks)");
+}
+
 }  // namespace
 
 Status DeviceLock::ShareWithChildren() {
   if (!fd_.valid()) return FailedPrecondition("an inherited lock is already shared");
-  if (::fcntl(fd_.get(), F_SETFD, 0) != 0) {
+  if (::fcntl(fd_.get(), F_SETFD, 0) != 0 || (guard_.valid() && ::fcntl(guard_.get(), F_SETFD, 0) != 0)) {
     return Internal("cannot pass the lock on " + path_ + " to children: " + std::strerror(errno));
   }
   std::string name = path_.substr(path_.rfind('/') + 1);
@@ -160,8 +198,15 @@ StatusOr<std::unique_ptr<DeviceLock>> DeviceLock::Acquire(const std::string& dev
     RETURN_IF_ERROR(LockBefore(fd.get(), deadline, dev_prefix, path, wait_seconds));
     // A lock on a file somebody unlinked while we waited excludes nobody: lock the new one.
     if (!IsStillLinked(dir.get(), name, fd.get())) continue;
+    // The lock file's owner may remove or replace it while we hold it: our own guard, and no
+    // other user's, keeps the card ours regardless.
+    ASSIGN_OR_RETURN(UniqueFd guard, LockGuardsBefore(dir.get(), run_dir, name, deadline,
+                                                      dev_prefix, wait_seconds));
     RETURN_IF_ERROR(WriteLockPid(fd.get(), ::getpid(), path));
-    return std::unique_ptr<DeviceLock>(new DeviceLock(dev_prefix, path, std::move(fd), ::getpid()));
+    RETURN_IF_ERROR(WriteLockPid(guard.get(), ::getpid(), path + " guard"));
+    auto lock = std::unique_ptr<DeviceLock>(new DeviceLock(dev_prefix, path, std::move(fd), ::getpid()));
+    lock->guard_ = std::move(guard);
+    return lock;
   }
   return Internal("lock file " + path + " keeps being replaced while we lock it");
 }
@@ -176,6 +221,7 @@ StatusOr<std::unique_ptr<DeviceLock>> DeviceLock::ForTool(const std::string& dev
 DeviceLock::~DeviceLock() {
   // Best effort: a stale pid is harmless (checks also need the lock held), so errors are dropped.
   if (fd_.valid()) (void)ClearLockPid(fd_.get(), path_);
+  if (guard_.valid()) (void)ClearLockPid(guard_.get(), path_);
   // Closing fd_ (the only descriptor of this open file description) releases the flock.
 }
 
@@ -200,16 +246,32 @@ StatusOr<std::optional<pid_t>> CheckInheritedLock(const std::string& dev_prefix,
     if (!named) return InvalidArgument(std::string(kLockPidEnv) + "=" + pid_text + " is not a pid");
   }
   const std::string path = JoinPath(run_dir, name);
-  if (!fd) {
-    return InvalidArgument(held_var + " is set but no inherited descriptor holds " + path +
-                           " (" + kLockFdsEnv + " does not name it)");
-  }
-  const std::string fd_var = std::string(kLockFdsEnv) + " " + name + "=" + std::to_string(*fd);
-  if (*fd < 0) return InvalidArgument(std::string(kLockFdsEnv) + ": " + name + " is not a descriptor");
   ASSIGN_OR_RETURN(UniqueFd dir, OpenRunDir(run_dir));
-  RETURN_IF_ERROR(ProveHeld(*fd, dir.get(), name, path, fd_var));
-  if (!named) named = ReadLockPid(*fd);
-  return std::optional<pid_t>(named.value_or(0));
+  Status by_fd = OkStatus();
+  if (!fd) {
+    by_fd = InvalidArgument(held_var + " is set but no inherited descriptor holds " + path +
+                            " (" + kLockFdsEnv + " does not name it)");
+  } else if (*fd < 0) {
+    by_fd = InvalidArgument(std::string(kLockFdsEnv) + ": " + name + " is not a descriptor");
+  } else {
+    const std::string fd_var = std::string(kLockFdsEnv) + " " + name + "=" + std::to_string(*fd);
+    by_fd = ProveHeld(*fd, dir.get(), name, path, fd_var);
+    if (by_fd.ok()) {
+      if (!named) named = ReadLockPid(*fd);
+      return std::optional<pid_t>(named.value_or(0));
+    }
+  }
+  // Python's subprocess (and anything else that closes inherited descriptors) loses the
+  // descriptor but not the process tree: the named pid being our ancestor and the holder of
+  // the lock on this very file, per the kernel's own table, is a proof nobody can forge.
+  if (named) {
+    Status by_holder = ProveHeldByAncestor(*named, dir.get(), name, path);
+    if (by_holder.ok()) return named;
+    if (IsAncestor(*named, ::getpid())) {
+      by_fd = InvalidArgument(by_fd.message() + "; and " + by_holder.message());
+    }
+  }
+  return by_fd;
 }
 
 std::unique_ptr<DeviceLock> InheritedLock(const std::string& dev_prefix, const std::string& run_dir) {

@@ -39,7 +39,8 @@ class DeviceLock {
  public:
   // Takes the lock of `dev_prefix` (e.g. /dev/xdma0), waiting up to `wait_seconds` for the
   // holder to let go. Unavailable when still busy: the message names the holder's pid and
-  // command line and how to wait. DataLoss for an unsafe run dir or lock file.
+  // command line and how to wait. DataLoss for an unsafe run dir or lock file. Also holds our
+  // guard file (owner_guard.h), so removing or replacing the lock file lets nobody in.
   static StatusOr<std::unique_ptr<DeviceLock>> Acquire(const std::string& dev_prefix,
                                                        double wait_seconds,
                                                        const std::string& run_dir = RunDirFromEnv());
@@ -76,6 +77,7 @@ class DeviceLock {
   std::string device_;
   std::string path_;
   UniqueFd fd_;  // the flocked open file description; empty when inherited
+  UniqueFd guard_;  // our flocked guard file (owner_guard.h); empty when inherited
   pid_t holder_pid_;
 };
 

@@ -7,12 +7,15 @@
 #include <vector>
 
 #include "host/lock/command_runner.h"
+#include "host/lock/model_dir.h"
 
 namespace otpu::host {
 namespace {
 
 constexpr std::array<const char*, 4> kWeightFormats = {"int8", "int4", "fp4", "mix"};
 constexpr std::array<const char*, 4> kHeadFormats = {"int8", "int4", "fp4", "-"};
+// otpu-prebuild's --cfg values (workloads/models/prebuild.h).
+constexpr std::array<const char*, 2> kConfigs = {"sim", "board"};
 // Prebuilds only use idle CPU: they run beside somebody else's card run.
 constexpr int kPrebuildNice = 19;
 
@@ -40,6 +43,17 @@ StatusOr<PrebuildSpec> ParsePrebuildSpec(const std::string& text) {
   if (!OneOf(spec.head_format, kHeadFormats)) {
     return InvalidArgument(where + ": HF '" + spec.head_format + "' is not int8|int4|fp4|-");
   }
+  return spec;
+}
+
+Status ValidatePrebuildConfig(const std::string& cfg) {
+  if (cfg.empty() || OneOf(cfg, kConfigs)) return OkStatus();
+  return InvalidArgument("--prebuild-cfg '" + cfg + "' is not a card configuration: sim|board");
+}
+
+StatusOr<PrebuildSpec> ResolvePrebuildModel(PrebuildSpec spec) {
+  if (spec.model != kDefaultModelName) return spec;
+  ASSIGN_OR_RETURN(spec.model, FindDefaultModelDir(SelfExecutable()));
   return spec;
 }
 

@@ -25,6 +25,14 @@ struct PrebuildSpec {
 // the field when it is malformed.
 StatusOr<PrebuildSpec> ParsePrebuildSpec(const std::string& text);
 
+// Checks --prebuild-cfg up front (a bad one would only fail each prebuild and let the
+// command run): InvalidArgument naming the option and the valid configurations.
+Status ValidatePrebuildConfig(const std::string& cfg);
+
+// `spec` with the default model name (`qwen`) replaced by the checkpoint directory found
+// beside this executable or in the source tree (model_dir.h); NotFound saying where it looked.
+StatusOr<PrebuildSpec> ResolvePrebuildModel(PrebuildSpec spec);
+
 // The prebuild program to run: $OTPU_PREBUILD, else otpu-prebuild in this executable's directory.
 std::string PrebuildProgram();
 

@@ -1,6 +1,9 @@
 #include "host/lock/proc_info.h"
 
+#include <sys/sysmacros.h>
+
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -46,6 +49,34 @@ bool IsAncestor(pid_t ancestor, pid_t pid) {
     pid = *parent;
   }
   return false;
+}
+
+std::vector<pid_t> FlockHoldersIn(const std::string& proc_locks, dev_t dev, ino_t ino) {
+  // "1: FLOCK  ADVISORY  WRITE 4242 00:2d:131 0 EOF"; a waiter's line has "->" after the id.
+  // The device is "major:minor" in hex (fs/locks.c, lock_get_status).
+  std::vector<pid_t> holders;
+  std::istringstream lines(proc_locks);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream in(line);
+    std::string id, type, mode, access, where;
+    long pid = 0;
+    if (!(in >> id >> type) || type == "->" || type != "FLOCK") continue;
+    if (!(in >> mode >> access >> pid >> where) || access != "WRITE" || pid <= 0) continue;
+    unsigned major_dev = 0, minor_dev = 0;
+    unsigned long long inode = 0;
+    if (std::sscanf(where.c_str(), "%x:%x:%llu", &major_dev, &minor_dev, &inode) != 3) continue;
+    if (major_dev == major(dev) && minor_dev == minor(dev) && inode == ino) {
+      holders.push_back(pid_t(pid));
+    }
+  }
+  return holders;
+}
+
+std::vector<pid_t> FlockHolders(dev_t dev, ino_t ino) {
+  std::ifstream in("/proc/locks");
+  if (!in) return {};
+  return FlockHoldersIn(
+      std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), dev, ino);
 }
 
 std::string CommandLine(pid_t pid, size_t max_chars) {

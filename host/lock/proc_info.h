@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace otpu::host {
 
@@ -18,6 +19,14 @@ bool IsAncestor(pid_t ancestor, pid_t pid);
 // The command line of `pid` from /proc/<pid>/cmdline, arguments joined by spaces and cut to
 // about `max_chars`; "unknown command line" when it cannot be read.
 std::string CommandLine(pid_t pid, size_t max_chars = 160);
+
+// The pids /proc/locks names as holding an exclusive flock on inode `ino` of device `dev`
+// (waiters excluded). For a descriptor passed down to children, the pid is the process that
+// took the lock. Empty when /proc/locks cannot be read.
+std::vector<pid_t> FlockHolders(dev_t dev, ino_t ino);
+
+// The same from the text of /proc/locks (for tests).
+std::vector<pid_t> FlockHoldersIn(const std::string& proc_locks, dev_t dev, ino_t ino);
 
 // Parses a whole decimal pid (> 0); nullopt for anything else ("", "12x", "0", "-3").
 std::optional<pid_t> ParsePid(const std::string& text);

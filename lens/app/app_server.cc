@@ -4,7 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +16,7 @@
 
 #include "base/subprocess.h"
 #include "lens/file_io.h"
+#include "lens/otpuprof.h"
 #include "lens/app/html_export.h"
 
 namespace otpu::lens {
@@ -59,17 +64,28 @@ bool IsOwnHost(std::string host, int port) {
   return host == kAppServerHost + p || host == "localhost" + p;
 }
 
-// The bytes of the file opened at start (`fd`, named `path`). Its link count says whether the
-// path still names it: 0 after a removal or a re-record's rename, and then the path names
-// another file, which was never checked.
-StatusOr<std::string> ServedBytes(int fd, const std::string& path) {
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) return Internal(path + ": cannot stat the opened file");
-  if (st.st_nlink == 0) {
-    return NotFound(path + ": removed or replaced since lens open started; restart it to serve "
-                           "the new file");
+// Opens `path` again after the served file was replaced (`lens record -o` renames a new file
+// over the old one), with the checks `lens open` made at start plus no symlink: the final
+// component is not followed, it must be a regular file and read as a valid profile. The new
+// descriptor and its bytes, or an error naming the path.
+StatusOr<std::string> Reopen(const std::string& path, UniqueFd* fd) {
+  UniqueFd reopened(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (!reopened.valid()) {
+    if (errno == ELOOP) return DataLoss(path + ": replaced by a symlink; not served");
+    if (errno == ENOENT) return NotFound(path + ": removed since lens open started");
+    return Internal(path + ": cannot reopen: " + std::strerror(errno));
   }
-  return ReadWholeFd(fd, path);
+  struct stat st {};
+  if (::fstat(reopened.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    return DataLoss(path + ": replaced by something that is not a regular file; not served");
+  }
+  ASSIGN_OR_RETURN(std::string bytes, ReadWholeFd(reopened.get(), path));
+  if (StatusOr<ProfileFile> read = ReadBytes(bytes, path); !read.ok()) {
+    return DataLoss(path + ": replaced by a file that is not a valid profile; not served (" +
+                    read.status().message() + ")");
+  }
+  *fd = std::move(reopened);
+  return bytes;
 }
 
 }  // namespace
@@ -134,7 +150,7 @@ StatusOr<std::unique_ptr<AppServer>> AppServer::Create(std::string page, std::st
       res.set_content("no profile: lens open was started without a FILE", "text/plain");
       return;
     }
-    StatusOr<std::string> bytes = ServedBytes(self->profile_fd_.get(), self->profile_path_);
+    StatusOr<std::string> bytes = self->ProfileBytes();
     if (!bytes.ok()) {
       res.status = 500;
       res.set_content(bytes.status().message(), "text/plain");
@@ -160,6 +176,16 @@ StatusOr<std::unique_ptr<AppServer>> AppServer::Create(std::string page, std::st
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return s;
+}
+
+StatusOr<std::string> AppServer::ProfileBytes() {
+  std::lock_guard<std::mutex> lock(profile_mu_);
+  struct stat st {};
+  if (::fstat(profile_fd_.get(), &st) != 0) return Internal(profile_path_ + ": cannot stat the opened file");
+  // A link count of 0: the path no longer names the file checked at start (removed, or a
+  // re-record renamed a new file over it). Only then is the path opened again.
+  if (st.st_nlink == 0) return Reopen(profile_path_, &profile_fd_);
+  return ReadWholeFd(profile_fd_.get(), profile_path_);
 }
 
 AppServer::~AppServer() {

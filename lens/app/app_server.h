@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,9 +26,11 @@ class AppServer {
   // Starts serving `page` at / and, unless `profile_path` is empty, the bytes of that file at
   // /profile, on 127.0.0.1:`port` (0 = any free port). The file is opened once, here (or is
   // `profile_fd`, the caller's checked descriptor of it): requests read that file again (a
-  // rewrite in place shows on reload) but never reopen the path, so a symlink or file swapped
-  // in later is not served; a file replaced or removed since is a 500 naming it. DataLoss
-  // when it is not a regular file; Unavailable naming the address when it cannot listen.
+  // rewrite in place shows on reload). Once that file is replaced (renamed over, as
+  // `lens record -o` writes) the path is opened again with the start's checks and no symlink
+  // followed, and the new file is served if it is a regular file and a valid profile; else,
+  // or when it was removed, a 500 naming the path. DataLoss when it is not a regular file;
+  // Unavailable naming the address when it cannot listen.
   static StatusOr<std::unique_ptr<AppServer>> Create(std::string page, std::string profile_path,
                                                      int port, UniqueFd profile_fd = UniqueFd());
   AppServer(const AppServer&) = delete;
@@ -46,12 +49,15 @@ class AppServer {
 
  private:
   AppServer() = default;
+  // The served file's bytes, reopening the path once the held file was replaced.
+  StatusOr<std::string> ProfileBytes();
 
   std::unique_ptr<httplib::Server> server_;
   std::thread thread_;
   std::string page_;
   std::string profile_path_;
-  UniqueFd profile_fd_;  // the file at profile_path_ when the server started
+  std::mutex profile_mu_;  // guards profile_fd_: requests run on several threads
+  UniqueFd profile_fd_;    // the file last checked at profile_path_
   int port_ = 0;
 };
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "lens/app/page.h"
+#include "lens/otpuprof.h"
 
 namespace otpu::lens {
 namespace {
@@ -39,6 +40,10 @@ class AppServerTest : public ::testing::Test {
     StatusOr<std::unique_ptr<AppServer>> s = AppServer::Create(std::string(AppPage()), profile, 0);
     EXPECT_TRUE(s.ok()) << s.status().message();
     return s.ok() ? std::move(s).value() : nullptr;
+  }
+  static std::string Slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   static httplib::Result Get(const AppServer& s, const std::string& path) {
     httplib::Client client(kAppServerHost, s.port());
@@ -204,7 +209,22 @@ TEST_F(AppServerTest, ASymlinkSwappedAfterStartIsNotFollowed) {
   EXPECT_EQ(r->body, "the checked profile");
 }
 
-TEST_F(AppServerTest, AFileRenamedOverTheProfileIs500NamingIt) {
+// Re-recording (`lens record -o` renames a new file over the old) and reloading shows the
+// new profile. (This replaced a test that wanted a 500 here: it broke that workflow.)
+TEST_F(AppServerTest, AProfileRenamedOverTheProfileIsServedAfterItsChecks) {
+  Spit(PathOf("run.otpuprof"), "first");
+  auto s = Start(PathOf("run.otpuprof"));
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(Write(PathOf("new.otpuprof"), ProfileFile()).ok());
+  const std::string fresh = Slurp(PathOf("new.otpuprof"));
+  fs::rename(PathOf("new.otpuprof"), PathOf("run.otpuprof"));
+  httplib::Result r = Get(*s, "/profile");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(r->body, fresh);
+}
+
+TEST_F(AppServerTest, AFileRenamedOverTheProfileThatIsNoProfileIs500NamingIt) {
   Spit(PathOf("run.otpuprof"), "first");
   auto s = Start(PathOf("run.otpuprof"));
   ASSERT_TRUE(s);
@@ -213,9 +233,23 @@ TEST_F(AppServerTest, AFileRenamedOverTheProfileIs500NamingIt) {
   httplib::Result r = Get(*s, "/profile");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 500);
-  EXPECT_EQ(r->body, PathOf("run.otpuprof") +
-                         ": removed or replaced since lens open started; restart it to serve "
-                         "the new file");
+  EXPECT_EQ(r->body.rfind(PathOf("run.otpuprof") + ": replaced by a file that is not a valid "
+                                                     "profile; not served", 0),
+            0u) << r->body;
+  EXPECT_EQ(r->body.find("never checked"), std::string::npos);
+}
+
+TEST_F(AppServerTest, ASymlinkRenamedOverTheProfileIs500NamingIt) {
+  Spit(PathOf("run.otpuprof"), "first");
+  auto s = Start(PathOf("run.otpuprof"));
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(Write(PathOf("valid.otpuprof"), ProfileFile()).ok());  // valid, but behind a link
+  fs::create_symlink(PathOf("valid.otpuprof"), PathOf("link"));
+  fs::rename(PathOf("link"), PathOf("run.otpuprof"));
+  httplib::Result r = Get(*s, "/profile");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 500);
+  EXPECT_EQ(r->body, PathOf("run.otpuprof") + ": replaced by a symlink; not served");
 }
 
 TEST_F(AppServerTest, ANonRegularProfileIsRefusedAtStart) {

@@ -5,6 +5,7 @@
 
 #include "lens/build_board_profile.h"
 #include "lens/build_hw_profile.h"
+#include "lens/findings.h"
 #include "lens/notes.h"
 #include "lens/roofline.h"
 #include "base/strings.h"
@@ -21,6 +22,10 @@ constexpr uint64_t kProgramAddr = 0;
 // depend on them (the verdict, the hotspots' shares) in place.
 void CompleteFromCounters(const host::RunCounters& c, Profile* p) {
   const std::vector<Note> stale = MakeNotes(*p);
+  // The lost-cycle notes were made before the trace's loss was known, with no cycles to divide by.
+  Profile before = *p;
+  before.hwtrace.reset();
+  const std::vector<Note> stale_lost = LostCycleNotes(before);
   p->cycles = c.cycles;
   p->slices[0].ports.c = c.cycles;
   std::vector<SliceRoofline> roofline = p->roofline.per_slice;
@@ -30,6 +35,20 @@ void CompleteFromCounters(const host::RunCounters& c, Profile* p) {
   for (Note& n : p->notes) {
     const auto it = std::find(stale.begin(), stale.end(), n);
     if (it != stale.end()) n = fresh[size_t(it - stale.begin())];
+  }
+  const std::vector<Note> fresh_lost = LostCycleNotes(*p);
+  std::vector<Note> kept;
+  size_t at = std::string::npos;
+  for (const Note& n : p->notes) {
+    if (std::find(stale_lost.begin(), stale_lost.end(), n) == stale_lost.end()) {
+      kept.push_back(n);
+    } else if (at == std::string::npos) {
+      at = kept.size();
+    }
+  }
+  if (at != std::string::npos) {
+    kept.insert(kept.begin() + std::ptrdiff_t(at), fresh_lost.begin(), fresh_lost.end());
+    p->notes = std::move(kept);
   }
   p->notes.push_back({NoteLevel::kInfo,
                       "the trace lost the halt: cycles and the roofline's port totals are the "

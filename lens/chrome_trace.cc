@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string_view>
 #include <unordered_map>
 
 #include "lens/file_io.h"
@@ -18,6 +19,8 @@ using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 // Overlapping instructions of one unit go to extra threads (tid = unit * kLaneStride + lane).
 constexpr int kLaneStride = 16;
 
+// The argument's key is the one trace viewers read for that metadata event: `labels` for
+// process_labels (Perfetto and chrome://tracing ignore a `name` there), `name` otherwise.
 void Meta(Writer& w, const char* name, int pid, int tid, const std::string& value, bool sort = false) {
   w.StartObject();
   w.Key("ph"); w.String("M");
@@ -29,7 +32,8 @@ void Meta(Writer& w, const char* name, int pid, int tid, const std::string& valu
   if (sort) {
     w.Key("sort_index"); w.Int(std::stoi(value));
   } else {
-    w.Key("name"); w.String(value.c_str());
+    w.Key(std::string_view(name) == "process_labels" ? "labels" : "name");
+    w.String(value.c_str());
   }
   w.EndObject();
   w.EndObject();

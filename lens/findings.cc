@@ -37,6 +37,13 @@ std::string Short(double v) {
   return std::to_string(int64_t(std::llround(v)));
 }
 
+// "9.6%".
+std::string Percent1(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * share);
+  return buf;
+}
+
 // "pc 20 MM <operands> at workloads/kernels/mlp.cc:141".
 std::string Where(const Profile& p, const InstrRow& r) {
   std::string what = r.name;
@@ -105,6 +112,8 @@ std::vector<Note> LostCycleNotes(const Profile& p) {
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](int x, int y) { return a.causes[size_t(x)] > a.causes[size_t(y)]; });
+  // The cycles the counter windows cover (all of the run unless the trace was cut).
+  const double traced = a.window_end.empty() ? 0 : a.window_end.back() - a.window_start.front();
   std::vector<Note> notes;
   for (int q : order) {
     if (notes.size() == size_t(kCauseNotes)) break;
@@ -127,8 +136,14 @@ std::vector<Note> LostCycleNotes(const Profile& p) {
     }
     const double cycles = a.causes[size_t(q)];
     const double share = p.cycles > 0 ? cycles / double(p.cycles) : 0;
-    std::string text = std::string(Causes()[size_t(q)].label) + " for " + Short(cycles) +
-                       " cycles (" + std::to_string(int(std::lround(100 * share))) + "%)";
+    std::string text = std::string(Causes()[size_t(q)].label) + " for " + Short(cycles) + " cycles (";
+    // A cut trace's windows cover only part of the run: the share of the run alone would read
+    // as if the rest had none of this cause, so both shares are given.
+    if (traced > 0 && traced < double(p.cycles)) {
+      text += Percent1(share) + " of the run, " + Percent1(cycles / traced) + " of the traced part)";
+    } else {
+      text += std::to_string(int(std::lround(100 * share))) + "%)";
+    }
     const int64_t row = blame.Best();
     if (row >= 0) text += " during " + Where(p, p.instrs[size_t(row)]);
     notes.push_back({share >= kCauseWarnShare ? NoteLevel::kWarn : NoteLevel::kInfo, text});

@@ -12,6 +12,8 @@
 #include "lens/app/page.h"
 #include "lens/app/app_server.h"
 #include "lens/attribution.h"
+#include "lens/chrome_trace.h"
+#include "lens/diff.h"
 #include "lens/gzip.h"
 #include "lens/app/html_export.h"
 #include "lens/otpuprof.h"
@@ -405,6 +407,21 @@ static std::string FixtureProfile(const std::string& name) {
   return fs::exists(path) ? path : "";
 }
 
+// The page's "instructions that moved most" (their idx, in order) and lens diff's first as many.
+static std::pair<std::string, std::string> MovedMost(HeadlessChromium* c, const std::string& base, const std::string& cur) {
+  StatusOr<ProfileFile> b = Read(base), n = Read(cur);
+  if (!b.ok() || !n.ok()) return {"unreadable", ""};
+  const ProfileDiff d = DiffProfiles(b->profiles, n->profiles);
+  StatusOr<std::string> page = c->Evaluate("(() => { const c = lens.compareOf(lens.app.m); return c.top.map((i) => lens.app.m.idx[i]).join(','); })()");
+  std::string want;
+  const std::string got = page.ok() ? *page : page.status().message();
+  const size_t count = size_t(std::count(got.begin(), got.end(), ',') + (got.size() > 2 ? 1 : 0));
+  for (size_t k = 0; !d.profiles.empty() && k < d.profiles[0].instrs.size() && k < count; ++k) {
+    want += (k ? "," : "") + std::to_string(d.profiles[0].instrs[k].idx);
+  }
+  return {got, "\"" + want + "\""};
+}
+
 // The compare view: mlp-small on the RTL at 20% DRAM stalls against 0%, both real
 // recordings: every instruction matches by pc and order, the deltas are the runs' differences,
 // and the page's self-test checks every view's deltas.
@@ -421,6 +438,26 @@ TEST_F(BrowserTest, CompareViewOnMlpSmallAtTwoStallRates) {
   EXPECT_EQ(Eval("(() => { const c = lens.compareOf(lens.app.m); return [c.matched === lens.app.m.n, c.onlyBase, lens.app.m.cycles - c.b.cycles].join(); })()"),
             "\"true,0," + std::to_string(delta) + "\"");
   EXPECT_NE(Eval("document.getElementById('compare-info').textContent").find("vs mlp-small-stall0.otpuprof"), std::string::npos);
+  // The instructions that moved most are lens diff's, in its order.
+  auto [got, want] = MovedMost(chromium_, base, cur);
+  EXPECT_EQ(got, want);
+  // Same machine and workload, but another DRAM model (stall 20 against ideal): said so.
+  const std::string warn = Eval("(document.querySelector('#compare-section .compare-warn') || {}).textContent || ''");
+  EXPECT_NE(warn.find("memory models differ: ideal → stall 20"), std::string::npos) << warn;
+  EXPECT_EQ(warn.find("configurations differ"), std::string::npos) << warn;
+  // The baseline's bar gives the baseline's own shares (its streaming share, not this run's).
+  const Analysis ab = Analyze(b->profiles[0]);
+  char share[32];
+  std::snprintf(share, sizeof share, "streaming: %.1f%%", 100.0 * ab.causes[0] / ab.total);
+  EXPECT_EQ(Eval("(lens.setHash({view: 'cycles'}), document.querySelector('#cycles-bar-base > div').title)"), std::string("\"") + share + "\"");
+  // The baseline's close button is on screen and on top at the widths people use.
+  for (int width : {1280, 1600}) {
+    ASSERT_TRUE(chromium_->SetViewport(width, 900).ok());
+    EXPECT_EQ(Eval("(() => { const b = document.getElementById('close-baseline'), r = b.getBoundingClientRect();"
+                   " return r.width > 0 && r.right <= innerWidth && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === b; })()"),
+              "true") << width << " px";
+  }
+  ASSERT_TRUE(chromium_->SetViewport(1440, 900).ok());
   Screenshots("compare-mlp-small");
 }
 
@@ -437,6 +474,8 @@ TEST_F(BrowserTest, CompareViewOnTwoQwenTinyProfiles) {
                  " for (let i = 0; i < m.n; ++i) { if (m.ready[i] > m.dispatch[i] && m.dispatch[i] >= 0) { w++; if (d[i] >= 0) f++; } }"
                  " return w > 0 && w === f; })()"),
             "true");
+  auto [got, want] = MovedMost(chromium_, base, cur);
+  EXPECT_EQ(got, want);
   Screenshots("compare-qwen-tiny");
 }
 
@@ -470,6 +509,49 @@ TEST_F(BrowserTest, ServedPageWithABaselineCompares) {
   ASSERT_TRUE(server.ok()) << server.status().message();
   ExpectSelftestPasses((*server)->Url());
   EXPECT_EQ(Eval("(() => { const c = lens.compareOf(lens.app.m); return c ? [c.matched, c.onlyNew].join() : 'none'; })()"), "\"250,50\"");
+}
+
+// Two configurations (D=32 against D=128) and two workloads: the compare view says the runs
+// are not like for like before any delta.
+TEST_F(BrowserTest, CompareSaysWhenMachinesOrWorkloadsDiffer) {
+  ProfileFile f = SyntheticFile({ProfileKind::kRtl}, 400), g = SyntheticFile({ProfileKind::kRtl}, 400);
+  f.profiles[0].config.D = 128;
+  f.profiles[0].config.MEM = "axi";
+  ASSERT_TRUE(Write(PathOf("d32.otpuprof"), g).ok());
+  ASSERT_TRUE(Write(PathOf("d128.otpuprof"), f).ok());
+  StatusOr<HtmlExportInfo> info = ExportHtml(PathOf("d128.otpuprof"), PathOf("d128.html"), PathOf("d32.otpuprof"));
+  ASSERT_TRUE(info.ok()) << info.status().message();
+  ExpectSelftestPasses("file://" + PathOf("d128.html"));
+  const std::string warn = Eval("(lens.setHash({view: 'overview'}), (document.querySelector('#compare-section .compare-warn') || {}).textContent || '')");
+  EXPECT_NE(warn.find("configurations differ: D=32 → 128"), std::string::npos) << warn;
+  EXPECT_NE(warn.find("memory models differ"), std::string::npos) << warn;
+  EXPECT_NE(Eval("document.getElementById('compare-info').textContent").find("differs"), std::string::npos);
+}
+
+// A 4-profile file in chromium as people run it (default flags: navigation throttling on): the
+// self-test passes, and the URL's hash was written a few times a second at most.
+TEST_F(BrowserTest, SelftestPassesOnAFourProfilePageWithDefaultFlags) {
+  ProfileFile f = MlpSmall();
+  for (int k = 1; k < 4; ++k) {
+    f.profiles.push_back(f.profiles[0]);
+    f.profiles.back().name += "-" + std::to_string(k);
+  }
+  ExpectSelftestPasses(PageOf(f, "four"), 240);
+  EXPECT_EQ(Eval("lens.hashState.writes <= 2 + performance.now() / 250"), "true") << Eval("lens.hashState.writes");
+}
+
+// Hand-edited hash values: a reversed range past the end is clamped and ordered, a pin that
+// names no instruction says so.
+TEST_F(BrowserTest, BadHashValuesAreCorrectedAndNamed) {
+  std::string url = PageOf(SyntheticFile({ProfileKind::kIsa}, 400), "badhash");
+  ASSERT_TRUE(chromium_->Navigate(url + "#view=timeline&range=90000-5&pin=99999").ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.body.dataset.ready || ''", 30).ok());
+  EXPECT_EQ(Eval("(() => { const T = lens.app.view, c = lens.app.m.cycles; return T.v0 >= 5 && T.v1 <= c * 1.02 && T.v1 - T.v0 > 8; })()"), "true")
+      << Eval("document.querySelector('#view-timeline .range-label, #view-timeline .mono') && lens.app.view.v0 + '-' + lens.app.view.v1");
+  EXPECT_NE(Eval("document.getElementById('timeline-pinned').textContent").find("pin=99999 names no instruction"), std::string::npos);
+  EXPECT_NE(Eval("document.getElementById('timeline-pinned').textContent").find("range=90000-5 is not a range of this run"), std::string::npos);
+  EXPECT_EQ(Eval("(lens.flushHash(), /range=5-\\d+/.test(location.hash))"), "true") << Eval("location.hash");
+  EXPECT_TRUE(chromium_->errors().empty()) << Errors();
 }
 
 // Regression: an index past the file's profiles falls back to the first, with a message,
@@ -543,6 +625,67 @@ TEST_F(BrowserTest, AKeepFirstRunThatOverflowedShowsItsLoss) {
   EXPECT_EQ(Eval("(() => { const L = lens.app.m.loss; return !!L && L.cut === " + std::to_string(file->profiles[0].hwtrace->traced_to) +
                  " + 1 && document.querySelector('#view-overview .loss-banner').textContent.includes('traced_to'); })()"),
             "true");
+  // Past the cut the page knows only totals: the cycles view splits only the traced cycles and
+  // says so, and the floorplan says a later cycle is not traced.
+  const Profile& p = file->profiles[0];
+  const Analysis a = Analyze(p);
+  const std::string text = Eval("(lens.setHash({view: 'cycles'}), document.getElementById('cycles-text').textContent)");
+  EXPECT_EQ(text.find("Every one of the"), std::string::npos) << text;
+  EXPECT_NE(text.find("The trace covers"), std::string::npos) << text;
+  const int64_t later = (p.hwtrace->traced_to + p.cycles) / 2;
+  const std::string fp = Eval("(lens.setHash({view: 'floorplan', t: " + std::to_string(later) + "}), document.getElementById('fp-gap-text').textContent + ' | ' + document.getElementById('fp-label').textContent)");
+  EXPECT_NE(fp.find("Not traced"), std::string::npos) << fp;
+  EXPECT_EQ(fp.find("Port B streams"), std::string::npos) << fp;
+  // A finding's share: of the run and of the traced part, in the file (so the CLI too) and the page.
+  bool found = false;
+  for (const Note& n : p.notes) {
+    if (n.text.rfind("MXU not consuming for ", 0) != 0) continue;
+    found = true;
+    char want[96];
+    std::snprintf(want, sizeof want, "(%.1f%% of the run, %.1f%% of the traced part)", 100.0 * a.causes[3] / double(p.cycles), 100.0 * a.causes[3] / a.total);
+    EXPECT_NE(n.text.find(want), std::string::npos) << n.text;
+    EXPECT_NE(Eval("(lens.setHash({view: 'overview'}), document.getElementById('view-overview').textContent)").find(want), std::string::npos);
+  }
+  EXPECT_TRUE(found) << "no MXU-not-consuming note";
+  // lens export: the loss label where trace viewers read it (args.labels).
+  rapidjson::Document trace;
+  trace.Parse(ChromeTraceJson(*file).c_str());
+  ASSERT_TRUE(trace.IsObject());
+  bool labelled = false;
+  for (const auto& e : trace["traceEvents"].GetArray()) {
+    if (std::string(e["name"].GetString()) == "process_labels") {
+      labelled = e["args"].HasMember("labels") && std::string(e["args"]["labels"].GetString()).rfind("INCOMPLETE TRACE", 0) == 0;
+    }
+  }
+  EXPECT_TRUE(labelled);
+  Screenshots("keepfirst");
+}
+
+// A keep-last ring that wrapped: the page's start of the trace is its counter windows' start, as
+// `lens info` says, not the earliest instruction event thousands of cycles later.
+TEST_F(BrowserTest, AKeepLastRunThatWrappedShowsWhereItStarts) {
+  const std::string path = FixtureProfile("board-mlp8-keeplast.otpuprof");
+  if (path.empty()) GTEST_SKIP() << "the fixture otpu_lens_keeplast_profile_for_browser did not run";
+  StatusOr<ProfileFile> file = Read(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  const Profile& p = file->profiles[0];
+  ASSERT_TRUE(p.hwtrace && p.hwtrace->wrapped) << "mlp8 no longer wraps the ring";
+  // lens info's start: "the run before cycle N is missing".
+  int64_t info_from = -1;
+  for (const Note& n : p.notes) {
+    const size_t at = n.text.find("the run before cycle ");
+    if (at != std::string::npos) info_from = std::stoll(n.text.substr(at + 21));
+  }
+  ASSERT_GE(info_from, 0);
+  StatusOr<HtmlExportInfo> info = ExportHtml(path, PathOf("keeplast.html"));
+  ASSERT_TRUE(info.ok()) << info.status().message();
+  ExpectSelftestPasses("file://" + PathOf("keeplast.html"), 120);
+  const std::string from = Eval("lens.app.m.loss.from");
+  // The counter windows start on a window boundary at or after the first record.
+  EXPECT_GE(std::stoll(from), info_from);
+  EXPECT_LT(std::stoll(from), info_from + 64) << "lens info: " << info_from;
+  EXPECT_EQ(Eval("lens.app.m.loss.from === lens.app.m.windows.ws[0]"), "true");
+  Screenshots("keeplast");
 }
 
 // Profiles named by the build (the lens_browser_test target's LENS_PROFILES property, see

@@ -133,6 +133,16 @@ StatusOr<std::unique_ptr<HeadlessChromium>> HeadlessChromium::Start(const std::s
   return c;
 }
 
+Status HeadlessChromium::SetViewport(int width, int height) {
+  width_ = width;
+  height_ = height;
+  return Call("Emulation.setDeviceMetricsOverride",
+              "{\"width\":" + std::to_string(width) + ",\"height\":" + std::to_string(height) +
+                  ",\"deviceScaleFactor\":1,\"mobile\":false}",
+              true, 30)
+      .status();
+}
+
 HeadlessChromium::~HeadlessChromium() {
   if (process_ && to_ >= 0) {
     // Ask it to close, without waiting for an answer it may never send while shutting down.

@@ -34,6 +34,8 @@ class HeadlessChromium {
   StatusOr<std::string> WaitForString(const std::string& expression, double timeout_s);
   // Writes a PNG of the page to `path`, the whole document up to `max_height` pixels tall.
   Status Screenshot(const std::string& path, int max_height = 2400);
+  // Resizes the page's viewport (CSS pixels), as a window of that size would be.
+  Status SetViewport(int width, int height);
   // Uncaught exceptions and console errors the page raised since the last ClearErrors().
   const std::vector<std::string>& errors() const { return errors_; }
   void ClearErrors() { errors_.clear(); }

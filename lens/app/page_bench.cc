@@ -33,7 +33,8 @@ Status ReplacePage(const std::string& page_path, const std::string& base) {
 
 int Main(int argc, char** argv) {
   po::options_description opts("lens_page_bench options");
-  opts.add_options()("instrs", po::value<int64_t>()->default_value(1000000), "instructions")
+  opts.add_options()("help,h", "print this help")
+      ("instrs", po::value<int64_t>()->default_value(1000000), "instructions")
       ("dir", po::value<std::string>()->default_value(std::filesystem::temp_directory_path().string()), "where the files go")
       ("selftest", po::bool_switch(), "also run the page's #selftest and report it")
       ("keep", po::bool_switch(), "keep the profile and page")
@@ -45,6 +46,13 @@ int Main(int argc, char** argv) {
   } catch (const po::error& e) {
     std::cerr << "lens_page_bench: " << e.what() << "\n";
     return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: lens_page_bench [options]\n"
+                 "Writes a synthetic profile, exports it with lens html and loads the page in headless\n"
+                 "chromium; prints one JSON object (load-to-ready and html write times).\n\n"
+              << opts;
+    return 0;
   }
   const int64_t n = vm["instrs"].as<int64_t>();
   const std::string base = (std::filesystem::path(vm["dir"].as<std::string>()) /

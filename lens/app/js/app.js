@@ -8,9 +8,16 @@ const app = {
   timing: { start_ms: performance.now() },
 };
 
+// The hash the page shows: written to the URL at most every kHashWriteMs (writeHash), since
+// chromium throttles a page that changes its history faster and then drops the writes.
+const kHashWriteMs = 250;
+const hashState = { text: null, timer: 0, last: -Infinity, push: false, writes: 0 };
+
+function currentHash() { return hashState.text !== null ? hashState.text : location.hash; }
+
 function parseHash() {
   const out = {};
-  for (const part of location.hash.replace(/^#/, '').split('&')) {
+  for (const part of currentHash().replace(/^#/, '').split('&')) {
     if (!part) continue;
     const eq = part.indexOf('=');
     const k = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
@@ -26,10 +33,29 @@ function setHash(updates, push = false, apply = true) {
   const keys = Object.keys(p).filter((k) => p[k] !== null && p[k] !== undefined)
     .sort((a, b) => ((order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99)));
   const text = '#' + keys.map((k) => (p[k] === '' ? encodeURIComponent(k) : encodeURIComponent(k) + '=' + encodeURIComponent(p[k]))).join('&');
-  if (text !== location.hash) {
-    if (push) history.pushState(null, '', text); else history.replaceState(null, '', text);
+  if (text !== currentHash()) {
+    hashState.text = text;
+    hashState.push = hashState.push || push;
+    writeHash();
   }
   if (apply) applyHash();
+}
+
+// Writes the pending hash now when the last write is kHashWriteMs old, else once that much has
+// passed (the latest state wins; a push asked for meanwhile makes that write a history entry).
+function writeHash(now = false) {
+  if (hashState.text === null || hashState.timer && !now) return;
+  const wait = hashState.last + kHashWriteMs - performance.now();
+  if (wait > 0 && !now) { hashState.timer = setTimeout(() => { hashState.timer = 0; writeHash(); }, wait); return; }
+  if (hashState.timer) { clearTimeout(hashState.timer); hashState.timer = 0; }
+  const text = hashState.text;
+  hashState.text = null;
+  if (text !== location.hash) {
+    if (hashState.push) history.pushState(null, '', text); else history.replaceState(null, '', text);
+    hashState.writes++;
+    hashState.last = performance.now();
+  }
+  hashState.push = false;
 }
 
 function showMessage(kind, text) {
@@ -246,7 +272,13 @@ function setupChrome() {
     const f = e.dataTransfer && e.dataTransfer.files[0];
     if (f) openFileObject(f);
   });
-  window.addEventListener('hashchange', () => applyHash());
+  // The user edited the URL (or went back): that hash replaces any write still pending.
+  window.addEventListener('hashchange', () => {
+    if (hashState.timer) clearTimeout(hashState.timer);
+    Object.assign(hashState, { text: null, timer: 0, push: false });
+    applyHash();
+  });
+  window.addEventListener('pagehide', () => writeHash(true));
   window.addEventListener('keydown', (e) => {
     if (e.target.closest && e.target.closest('input, select, textarea')) return;
     if (e.ctrlKey || e.metaKey || e.altKey || !app.m) return;
@@ -303,7 +335,7 @@ if (typeof document === 'undefined') {
   workerMain();
 } else {
   // For the browser test: the app's state, the analysis it shares with `lens summary`, and the parser.
-  window.lens = { app, compare, compareOf, depsOf, summary: (pi) => summaryOf(modelOf(pi || 0)), setHash,
+  window.lens = { app, compare, compareOf, depsOf, hashState, flushHash: () => writeHash(true), summary: (pi) => summaryOf(modelOf(pi || 0)), setHash,
     parse: (text, name) => parseProfileJson(new TextEncoder().encode(text), name || 'test.json') };
   main().catch((e) => { showError(e); document.body.dataset.ready = 'error'; });
 }

@@ -55,10 +55,10 @@ function showCompareInfo() {
   if (compare.error) text = 'baseline: ' + compare.error;
   else if (compare.load) text = 'loading baseline ' + compare.name + ' …';
   else if (app.params.compare === 'off') text = 'baseline ' + compare.name + ' (hidden)';
-  else text = 'vs ' + compare.name + (b ? ' · ' + b.name + ' (' + b.kind + ')' : ' · no matching profile');
-  el.title = text;
-  el.append(h('span', { class: compare.error ? 'delta-up' : '' }, text), ' ',
-    h('a', { href: '#', title: 'close the baseline', onclick: (e) => { e.preventDefault(); closeBaseline(); } }, '✕'));
+  else text = 'vs ' + compare.name + (b ? ' · ' + b.name + ' (' + b.kind + ')' + (compareMismatch(m, b).length ? ' · differs: ' + compareMismatch(m, b).map((x) => x.split(':')[0].replace(' differ', '')).join(', ') : '') : ' · no matching profile');
+  // The name shrinks to an ellipsis; the close button beside it never does.
+  el.append(h('span', { class: 'ci-text' + (compare.error ? ' delta-up' : ''), title: text }, text),
+    h('button', { id: 'close-baseline', class: 'close', title: 'close the baseline', onclick: (e) => { e.preventDefault(); closeBaseline(); } }, '✕'));
 }
 
 // Which baseline profile each profile of the file is compared with, as `lens diff` pairs them
@@ -137,8 +137,16 @@ function buildCompare(m, b) {
     }
   }
   c.changed = moved.length;
-  const magnitude = (i) => Math.abs(deltaOf(c, i, 'busy')) || Math.abs(deltaOf(c, i, 'end')) || 0;
-  moved.sort((x, y) => magnitude(y) - magnitude(x) || x - y);
+  // lens diff's ranking (docs/lens-app.md, "Comparing two runs"): the change of the recorded
+  // end − start first, then the change of the recorded end, both by size; ties in file order.
+  // Two keys, not one number: an instruction that only moved must not outrank one that got slower.
+  const dBusy = new Float64Array(m.n), dEnd = new Float64Array(m.n);
+  for (const i of moved) {
+    const j = match[i];
+    dBusy[i] = Math.abs((m.end[i] - m.start[i]) - (b.end[j] - b.start[j]));
+    dEnd[i] = Math.abs(m.end[i] - b.end[j]);
+  }
+  moved.sort((x, y) => dBusy[y] - dBusy[x] || dEnd[y] - dEnd[x] || x - y);
   c.top = moved.slice(0, 8);
   return c;
 }
@@ -171,6 +179,24 @@ function deltaCell(d, slowerIsUp = true, text) {
   return h('td', { class: cls }, text !== undefined ? text : fmtDelta(d));
 }
 
+// What makes the two runs different machines or work, not just different timings: a list of
+// sentences (empty when configuration, memory model and workload agree). A cycle delta across
+// them measures the difference of machines, not of the program.
+function compareMismatch(m, b) {
+  const out = [], keys = Object.keys(Object.assign({}, m.cfg, b.cfg)).filter((k) => k !== 'MEM' && k !== 'name');
+  const cfgDiff = keys.filter((k) => String(m.cfg[k]) !== String(b.cfg[k]));
+  if (cfgDiff.length) out.push('configurations differ: ' + cfgDiff.map((k) => k + '=' + b.cfg[k] + ' → ' + m.cfg[k]).join(', '));
+  if (String(m.cfg.MEM) !== String(b.cfg.MEM)) out.push('memory models differ: ' + b.cfg.MEM + ' → ' + m.cfg.MEM);
+  if (m.name !== b.name) out.push('workloads differ: ' + b.name + ' → ' + m.name);
+  return out;
+}
+
+function mismatchNote(m, b) {
+  const diff = compareMismatch(m, b);
+  return diff.length ? h('div', { class: 'loss-banner compare-warn', role: 'alert' }, h('b', {}, '! Not like for like. '),
+    'The baseline and this run ' + diff.join('; ') + '. The deltas include those differences.') : null;
+}
+
 // The overview's compare section: headline deltas, units, and the instructions that moved most.
 function compareSection(m, c) {
   const b = c.b, row = (label, base, cur, slowerIsUp = true, fmt = fmtInt) => h('tr', {},
@@ -191,7 +217,7 @@ function compareSection(m, c) {
     if (m.lose[u] || b.lose[bu]) rows.push(row(name + ' TMEM losses', b.lose[bu] || 0, m.lose[u] || 0));
   });
   const out = h('div', { id: 'compare-section' });
-  out.append(h('h3', {}, 'Compared with the baseline'),
+  out.append(h('h3', {}, 'Compared with the baseline'), mismatchNote(m, b) || '',
     h('p', { class: 'muted' }, 'Baseline: ' + compare.name + ', profile "' + b.name + '" (' + b.kind + '). ' +
       fmtInt(c.matched) + ' instructions matched by pc and order, ' + fmtInt(c.onlyNew) + ' only in this run, ' +
       fmtInt(c.onlyBase) + ' only in the baseline; ' + fmtInt(c.changed) + ' matched instructions changed (timing or unit counters).'),

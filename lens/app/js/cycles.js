@@ -27,15 +27,23 @@ const CyclesView = {
       this.canvas = null;
       return;
     }
-    el.append(h('p', {}, 'Every one of the ' + fmtInt(m.cycles) + ' cycles of DRAM port B either moved a chunk or was idle. ' +
-      'Port B streamed in ' + fmtPct(tot.stream / all) + ' of them; the ' + fmtInt(idle) + ' idle cycles are given, window by window ' +
+    // A cut trace: the windows cover only m.attr.all of the run's cycles, and only those are split.
+    const partial = m.loss && m.attr.all < m.cycles;
+    el.append(h('p', { id: 'cycles-text' }, (partial
+      ? 'The trace covers ' + fmtInt(m.attr.all) + ' of the run\'s ' + fmtInt(m.cycles) + ' cycles (cycles ' + fmtInt(m.traced[0]) + '–' + fmtInt(m.traced[1] - 1) +
+        '); for the other ' + fmtInt(m.cycles - m.attr.all) + ' only the run\'s totals are known, so they are not split here. In every traced cycle'
+      : 'Every one of the ' + fmtInt(m.cycles) + ' cycles of DRAM port B either moved a chunk or was idle.') +
+      (partial ? ' DRAM port B either moved a chunk or was idle. Port B streamed in ' : ' Port B streamed in ') + fmtPct(tot.stream / all) + ' of them; the ' + fmtInt(idle) + ' idle cycles are given, window by window ' +
       '(' + fmtInt(m.windows.n) + ' counter windows), to the first cause in this order that had cycles in that window.'));
     // With a baseline (compare view): its split as a second bar and Δ cycles per cause.
     const cmp = compareOf(m), bt = cmp && cmp.b.hasTrace ? cmp.b.attr.totals : null;
     el.append(causeBar(m.attr.totals, all, 'cycles-bar'));
     if (bt) {
+      const warn = mismatchNote(m, cmp.b);
+      if (warn) el.append(warn);
       el.append(h('p', { class: 'muted', style: { margin: '6px 0 2px' } }, 'Baseline (' + compare.name + ', ' + fmtInt(cmp.b.cycles) + ' cycles; bar to scale with this run):'));
-      const bar = causeBar(bt, Math.max(all, cmp.b.attr.all), 'cycles-bar-base');
+      // Its own shares (of its own cycles): the bar's width alone carries the scale.
+      const bar = causeBar(bt, Math.max(1, cmp.b.attr.all), 'cycles-bar-base');
       bar.style.width = Math.min(100, 100 * Math.max(1, cmp.b.attr.all) / Math.max(all, cmp.b.attr.all)) + '%';
       el.append(bar);
     }
@@ -49,7 +57,9 @@ const CyclesView = {
         bt ? [h('td', {}, fmtInt(bt[k.key])), deltaCell(tot[k.key] - bt[k.key], k.key !== 'stream')] : null,
         h('td', { class: 'l muted' }, k.desc))),
       h('tr', {}, h('th', { class: 'l' }, 'total'), h('th', {}, fmtInt(m.attr.all)), h('th', {}, '100%'),
-        bt ? [h('th', {}, fmtInt(cmp.b.attr.all)), deltaCell(m.attr.all - cmp.b.attr.all)] : null, h('th', {}))));
+        bt ? [h('th', {}, fmtInt(cmp.b.attr.all)), deltaCell(m.attr.all - cmp.b.attr.all)] : null, h('th', {})),
+      partial ? h('tr', { class: 'untraced' }, h('td', { class: 'l' }, 'not traced'), h('td', {}, fmtInt(m.cycles - m.attr.all)), h('td', {}, '–'),
+        bt ? [h('td', {}), h('td', {})] : null, h('td', { class: 'l muted' }, 'cycles the trace does not cover: not split into causes')) : null));
     el.append(h('h3', {}, 'Over time'),
       h('p', { class: 'muted' }, 'Share of each window\'s cycles by cause. Click to open the timeline at that cycle.'));
     this.canvas = h('canvas', { id: 'cycles-canvas' });
@@ -76,8 +86,15 @@ const CyclesView = {
     ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, g.W, g.H);
     const W = m.windows;
     const cpp = m.cycles / pw;
+    this.untracedPx = 0;
     for (let px = 0; px < pw; ++px) {
       const a = px * cpp, b = (px + 1) * cpp;
+      if (!traced(m, a) || !traced(m, Math.max(a, b - 1))) {
+        // Not traced: shaded, never the nearest window's causes.
+        ctx.fillStyle = '#e3e5e9'; ctx.fillRect(g.L + px, g.T, 1, ph);
+        this.untracedPx++;
+        continue;
+      }
       const wa = windowAt(m, a), wb = windowAt(m, Math.max(a, b - 1)) + 1;
       if (wa < 0) break;
       const total = W.pre.n[wb] - W.pre.n[wa];
@@ -91,6 +108,11 @@ const CyclesView = {
         y -= v;
       }
     }
+    if (this.untracedPx) {
+      ctx.save(); ctx.fillStyle = '#5d3a1a'; ctx.font = '600 11px system-ui, sans-serif'; ctx.textAlign = 'left';
+      const x0 = g.L + (m.traced[0] > 0 ? 4 : m.traced[1] / cpp + 4);
+      ctx.fillText('not traced', x0, g.T + 14); ctx.restore();
+    }
     drawCycleAxis(ctx, g.L, g.T + ph, pw, 0, m.cycles, m.clock);
     ctx.fillStyle = '#5d6575'; ctx.font = '11px system-ui, sans-serif'; ctx.textAlign = 'right';
     for (const f of [0, 0.5, 1]) ctx.fillText(fmtPct(f, 0), g.L - 6, g.T + ph * (1 - f) + 4);
@@ -99,6 +121,10 @@ const CyclesView = {
   hover(e) {
     const m = this.m, t = this.cycleAtX(e.offsetX);
     if (t === null) { hoverCard.hide(this); return; }
+    if (!traced(m, t)) {
+      hoverCard.show(this, e.clientX, e.clientY, 'Cycle ' + fmtInt(t) + ': not traced', 'the trace covers cycles ' + fmtInt(m.traced[0]) + '–' + fmtInt(m.traced[1] - 1) + '; here only the run\'s totals are known', []);
+      return;
+    }
     const w = windowAt(m, t);
     const n = m.windows.col.n[w];
     hoverCard.show(this, e.clientX, e.clientY, 'Window ' + w + ': cycles ' + fmtInt(m.windows.ws[w]) + '–' + fmtInt(m.windows.we[w] - 1),

@@ -22,7 +22,7 @@ const FloorplanView = {
         h('button', { title: 'Step forward (→)', onclick: () => this.step(1) }, 'Step ▶'),
         this.mode, this.speed, this.scrub),
       h('div', { class: 'toolbar' }, this.label, h('span', { class: 'spacer', style: { flex: 1 } }),
-        h('span', { class: 'legend', id: 'fp-legend' }, Object.values(kStates).map((s) =>
+        h('span', { class: 'legend', id: 'fp-legend' }, Object.values(kStates).filter((s) => s !== kStates.untraced).map((s) =>
           h('span', {}, h('span', { class: 'swatch', style: { background: s.color } }), (s.mark ? s.mark + ' ' : '') + s.label)))),
       this.box = h('div', { class: 'fp' }));
     this.fillSpeeds();
@@ -163,7 +163,7 @@ const FloorplanView = {
     this.scrub.value = this.t;
     const cur = this.currentInstr();
     this.label.textContent = 'cycle ' + fmtInt(this.t) + ' of ' + fmtInt(m.cycles) + ' (' + fmtTime(this.t, m.clock) + ')' +
-      (cur >= 0 ? ' · last started: #' + fmtInt(m.idx[cur]) + ' ' + m.names[m.nameId[cur]] + ' (' + m.units[m.unit[cur]] + ')' : '');
+      (s.untraced ? ' · not traced: only the run\'s totals are known here' : cur >= 0 ? ' · last started: #' + fmtInt(m.idx[cur]) + ' ' + m.names[m.nameId[cur]] + ' (' + m.units[m.unit[cur]] + ')' : '');
     if (this.hoverKey && this.cardAt) this.showCard(...this.cardAt);
   },
   drawGap(s) {
@@ -177,8 +177,11 @@ const FloorplanView = {
       const v = m.attr.per[k.key][s.w];
       if (v <= 0) continue;
       const w = 960 * v / n;
+      // The cause's name where it fits inside its part of the bar, else its share, else nothing.
+      const ctx = textMeasure('11.5px system-ui, sans-serif'), pct = fmtPct(v / n, 0);
+      const label = ctx.measureText(k.label).width + 10 <= w ? k.label : ctx.measureText(pct).width + 10 <= w ? pct : '';
       parts.push(`<rect x="${x}" y="580" width="${w}" height="26" fill="${k.color}"/>` +
-        (w > 90 ? `<text x="${x + 5}" y="597" font-size="11.5" fill="${['#F0E442', '#BBBBBB', '#E69F00', '#56B4E9'].includes(k.color) ? '#1d2330' : '#fff'}">${esc(k.label)}</text>` : ''));
+        (label ? `<text x="${x + 5}" y="597" font-size="11.5" fill="${['#F0E442', '#BBBBBB', '#E69F00', '#56B4E9'].includes(k.color) ? '#1d2330' : '#fff'}" data-gap-label="${k.key}" data-gap-w="${w}">${esc(label)}</text>` : ''));
       x += w;
     }
     g.innerHTML = parts.join('');

@@ -5,7 +5,9 @@ const kTmemUsers = ['DMA', 'MXU', 'QUANT', 'VPU'];  // TMEM grant priority, high
 
 // Everything the floorplan shows at cycle t, computed once per frame.
 function machineAt(m, t) {
-  const w = windowAt(m, t), W = m.windows;
+  // Outside the traced cycles the profile knows only totals: no window, no instruction states.
+  const untraced = !traced(m, t);
+  const w = untraced ? -1 : windowAt(m, t), W = m.windows;
   const col = (k) => (w >= 0 ? W.col[k][w] : 0);
   const n = Math.max(1, col('n'));
   const frac = (...ks) => ks.reduce((a, k) => a + col(k), 0) / n;
@@ -43,7 +45,12 @@ function machineAt(m, t) {
   };
   // TMEM grant this cycle: the highest-priority unit with a running instruction that uses TMEM.
   const users = kTmemUsers.map((nm) => m.U[nm]).filter((u) => units[u] && units[u].running.length);
-  return { t, w, col, frac, n, units, occupants, paths, mm, ld, st, qact, qst, vop, mmShapeNow, tmemUsers: users };
+  if (untraced) {
+    for (const us of units) Object.assign(us, { state: 'untraced', i: -1, running: [] });
+    for (const k of Object.keys(paths)) paths[k] = false;
+    occupants.fill(-1);
+  }
+  return { t, w, untraced, col, frac, n, units, occupants, paths, mm, ld, st, qact, qst, vop, mmShapeNow, tmemUsers: users };
 }
 
 const kPathInfo = {
@@ -64,6 +71,12 @@ const kPathInfo = {
 
 // Title, description, state and card rows of element `key` in machine state `s`.
 function elementInfo(m, s, key) {
+  if (s.untraced) {
+    const why = 'cycle ' + fmtInt(s.t) + ' is not traced: the trace covers cycles ' + fmtInt(m.traced[0]) + '–' + fmtInt(m.traced[1] - 1);
+    if (kPathInfo[key]) return { title: kPathInfo[key][0], desc: kPathInfo[key][1], state: 'untraced', line: '', rows: [['state', why]] };
+    if (key === 'gap') return { title: 'Roofline gap now', desc: why, state: 'untraced', line: gapHeadline(m, s), rows: [['state', why]] };
+    return { title: key, desc: why, state: 'untraced', line: /^(mxcol|tmem|vpu)\d/.test(key) ? '' : 'not traced', rows: [['state', why]], level: 0 };
+  }
   const st = (state) => ['state', kStates[state].label];
   const instr = (i) => (i >= 0 ? ['instruction', '#' + fmtInt(m.idx[i]) + ' ' + m.names[m.nameId[i]] + ' ' + detailOf(m, i)] : ['instruction', 'none']);
   const win = ['window', s.w >= 0 ? s.w + ' (cycles ' + fmtInt(m.windows.ws[s.w]) + '–' + fmtInt(m.windows.we[s.w] - 1) + ')' : 'none'];
@@ -161,6 +174,7 @@ function phaseLabel(m, i, t) {
 
 // "Port B streams 38% now · held back by: waiting on VPU work (52%)".
 function gapHeadline(m, s) {
+  if (s.untraced) return 'Not traced: the trace covers cycles ' + fmtInt(m.traced[0]) + '–' + fmtInt(m.traced[1] - 1) + ' of ' + fmtInt(m.cycles);
   if (s.w < 0) return 'no counter windows';
   const w = s.w, n = Math.max(1, m.windows.col.n[w]);
   let worst = null;

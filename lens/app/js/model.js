@@ -156,11 +156,17 @@ function buildTraceLoss(m) {
   let open = 0;
   for (let i = 0; i < m.n; ++i) if (m.end[i] < 0 && m.start[i] >= 0) open++;
   m.openCount = open;
+  m.traced = [0, m.cycles];
   if (!t || typeof t !== 'object') { m.loss = null; return; }
   const incomplete = t.complete === false || num(t.drop, 0) > 0 || num(t.lost, 0) > 0 || !!t.wrapped || num(t.open_at_end, 0) > 0;
   if (!incomplete) { m.loss = null; return; }
   let from = 0;
-  if (t.wrapped) {
+  const W = m.windows;
+  if (t.wrapped && W.n && !W.synthesized) {
+    // The ring's counter windows start where its records do (as `lens info` says); the
+    // earliest instruction event can be thousands of cycles later.
+    from = W.ws[0];
+  } else if (t.wrapped) {
     from = Infinity;
     for (let i = 0; i < m.n; ++i) {
       for (const v of [m.dispatch[i], m.ready[i], m.start[i], m.end[i]]) if (v >= 0 && v < from) from = v;
@@ -168,8 +174,11 @@ function buildTraceLoss(m) {
     if (!Number.isFinite(from)) from = 0;
   }
   const tracedTo = num(t.traced_to, -1);
+  const cut = tracedTo >= 0 && tracedTo < m.cycles - 1 ? tracedTo + 1 : null;
+  // The cycles the trace covers: outside them the profile has only the run's totals.
+  m.traced = [from, cut !== null ? cut : m.cycles];
   m.loss = {
-    cut: tracedTo >= 0 && tracedTo < m.cycles - 1 ? tracedTo + 1 : null, from,
+    cut, from,
     wrapped: !!t.wrapped, drop: num(t.drop, 0), lost: num(t.lost, 0), keep: String(t.keep || ''),
     openAtEnd: num(t.open_at_end, open), tracedTo, count: num(t.count, 0), records: num(t.records, 0), depth: num(t.depth, 0),
   };

@@ -29,6 +29,9 @@ async function runSelftest() {
   res.elapsed_ms = Math.round(performance.now() - t0);
   res.timing = app.timing;
   res.deps = res_deps;
+  // The URL's hash is written a few times a second at most, however fast the views change it.
+  res.hash_writes = hashState.writes;
+  check(hashState.writes <= 2 + performance.now() / kHashWriteMs, 'hash', hashState.writes + ' writes of the URL in ' + Math.round(performance.now()) + ' ms');
   const out = byId('selftest-result');
   out.hidden = false;
   out.textContent = JSON.stringify(res, null, 1);
@@ -156,7 +159,8 @@ async function selftestOverview(m, at, check, pi) {
   }
   if (!m.hasTrace) { await show({ view: 'cycles' }); check(byId('cycles-table').textContent.includes('cause not recorded'), at + ' cycles', 'a profile without a trace gives port B\'s idle cycles to causes'); return; }
   await show({ view: 'cycles' });
-  check(byId('cycles-table').querySelectorAll('tr').length === kCauses.length + 2, at + ' cycles', 'cause table rows');
+  // A header, the causes, the total, and for a cut trace the untraced cycles.
+  check(byId('cycles-table').querySelectorAll('tr').length === kCauses.length + 2 + (m.loss && m.attr.all < m.cycles ? 1 : 0), at + ' cycles', 'cause table rows');
   check(byId('cycles-canvas').width > 0, at + ' cycles', 'no chart');
 }
 
@@ -221,7 +225,23 @@ async function selftestTimeline(m, at, check, pi) {
 // Dependency waits and the producers found for them, per profile (in the result, for the tests).
 const res_deps = [];
 
+// Hand-edited hash values: a reversed range past the end is put in order inside the run, and a
+// pin that names no instruction says so.
+async function selftestBadHash(m, at, check, pi) {
+  const T = TimelineView, where = at + ' timeline hash';
+  await show({ profile: pi, view: 'timeline', range: (m.cycles + 90000) + '-5', pin: null });
+  check(T.v0 >= 0 && T.v1 > T.v0 && T.v1 <= m.cycles * 1.02 + 8, where, 'range shows ' + T.v0 + '–' + T.v1);
+  const r = /^(\d+)-(\d+)$/.exec(parseHash().range || '');
+  check(r && +r[1] < +r[2] && +r[2] <= Math.max(m.cycles, 8), where, 'the hash keeps range=' + parseHash().range);
+  check(T.pinPanel.textContent.includes('is not a range of this run'), where, 'no note about the corrected range');
+  const bogus = (m.rowsByIdx ? m.idxSorted[m.n - 1] : m.n) + 1000;
+  await show({ range: null, pin: bogus });
+  check(T.pinPanel.textContent.includes('pin=' + bogus + ' names no instruction'), where, 'no note that pin=' + bogus + ' names no instruction');
+  await show({ pin: null });
+}
+
 async function selftestTimelineTools(m, at, check, pi) {
+  await selftestBadHash(m, at, check, pi);
   const T = TimelineView, where = at + ' timeline';
   const rect = () => T.canvas.getBoundingClientRect();
   // The longest instruction, for bars that stick out of a view.
@@ -327,6 +347,13 @@ function selftestHeader(check) {
   const hd = document.querySelector('header'), tabs = byId('tabs');
   check(Math.abs(tabs.getBoundingClientRect().top - info.getBoundingClientRect().top) < 12 && hd.offsetHeight < 60, 'header', 'wraps to ' + hd.offsetHeight + ' px with a long file name');
   info.textContent = saved;
+  // Every control of the header on screen and clear of its neighbours.
+  const kids = Array.from(hd.children).filter((e) => !e.hidden && e.getBoundingClientRect().width > 0);
+  for (let k = 0; k < kids.length; ++k) {
+    const a = kids[k].getBoundingClientRect();
+    check(a.right <= window.innerWidth + 0.5, 'header', (kids[k].id || kids[k].className) + ' ends at ' + a.right + ' past the window (' + window.innerWidth + ')');
+    if (k && Math.abs(a.top - kids[k - 1].getBoundingClientRect().top) < 12) check(a.left >= kids[k - 1].getBoundingClientRect().right - 0.5, 'header', (kids[k].id || kids[k].tagName) + ' overlaps ' + (kids[k - 1].id || kids[k - 1].tagName));
+  }
 }
 
 async function selftestNoTrace(m, at, check, pi) {
@@ -369,6 +396,26 @@ async function selftestLoss(m, at, check, pi) {
   T.reset(); T.drawNow();
   if (m.loss.cut !== null) check(T.shaded.some(([a]) => a === m.loss.cut), at + ' timeline', 'the part past the cut is not shaded');
   if (m.loss.from > 0) check(T.shaded.some(([a, b]) => a === 0 && b === m.loss.from), at + ' timeline', 'the part before the ring\'s first record is not shaded');
+  // Nothing past the cut (or before the ring's start) is shown as data.
+  await show({ profile: pi, view: 'cycles' }, true);
+  const txt = (byId('cycles-text') || {}).textContent || '';
+  if (m.attr.all < m.cycles) {
+    check(!txt.includes('Every one of the ' + fmtInt(m.cycles)), at + ' cycles', 'the text splits all ' + fmtInt(m.cycles) + ' cycles though the trace covers ' + fmtInt(m.attr.all));
+    check(txt.includes(fmtInt(m.attr.all)), at + ' cycles', 'the text does not say how many cycles the trace covers');
+    check(CyclesView.untracedPx > 0, at + ' cycles', 'the chart over time does not shade the untraced cycles');
+  }
+  for (const t of [m.loss.cut !== null ? Math.floor((m.loss.cut + m.cycles) / 2) : -1, m.loss.from > 0 ? Math.floor(m.loss.from / 2) : -1]) {
+    if (t < 0) continue;
+    const st = machineAt(m, t);
+    check(st.untraced && st.units.every((u) => u.state === 'untraced') && Object.values(st.paths).every((x) => !x), at + ' floorplan', 'cycle ' + t + ' is not traced but shows unit states');
+    await show({ view: 'floorplan', t });
+    check(byId('fp-label').textContent.includes('not traced') && byId('fp-gap-text').textContent.startsWith('Not traced'), at + ' floorplan', 'cycle ' + t + ' does not say it is not traced: ' + byId('fp-gap-text').textContent);
+    const W = m.windows, zero = TimelineView.stripValue;
+    check(!traced(m, t) && (W.n === 0 || t >= W.we[W.n - 1] || t < W.ws[0]), at + ' timeline', 'strips have a window at untraced cycle ' + t);
+  }
+  // A ring's start is where its counter windows start, as `lens info` says.
+  if (m.loss.wrapped && m.windows.n && !m.windows.synthesized) check(m.loss.from === m.windows.ws[0], at + ' trace loss', 'ring start ' + m.loss.from + ' is not the first counter window ' + m.windows.ws[0]);
+  await show({ view: 'timeline', t: null });
   check(filterInstrs(m, 'open').length === m.openCount, at + ' timeline', 'open instructions: filter finds ' + filterInstrs(m, 'open').length + ' of ' + m.openCount);
   const open = filterInstrs(m, 'open');
   if (open.length) {
@@ -379,6 +426,19 @@ async function selftestLoss(m, at, check, pi) {
 
 async function selftestCompare(m, at, check, pi) {
   const c = compareOf(m), b = c.b, where = at + ' compare';
+  // The instructions that moved most, ranked as lens diff ranks them.
+  const key = (i) => { const j = c.match[i]; return [Math.abs((m.end[i] - m.start[i]) - (b.end[j] - b.start[j])), Math.abs(m.end[i] - b.end[j])]; };
+  for (let k = 1; k < c.top.length; ++k) {
+    const [x0, x1] = key(c.top[k - 1]), [y0, y1] = key(c.top[k]);
+    if (!(x0 > y0 || (x0 === y0 && x1 >= y1))) { check(false, where, 'moved-most row ' + k + ' ranks above ' + (k - 1) + ' in lens diff'); break; }
+  }
+  // Different machines or work are said so.
+  await show({ profile: pi, view: 'overview' });
+  const warn = document.querySelector('#compare-section .compare-warn');
+  check(!!warn === compareMismatch(m, b).length > 0, where, 'the not-like-for-like warning is ' + (warn ? 'shown' : 'missing') + ' for ' + JSON.stringify(compareMismatch(m, b)));
+  // The close button beside the baseline's name is on screen and on top.
+  const close = byId('close-baseline'), r = close && close.getBoundingClientRect();
+  check(r && r.width > 0 && r.right <= window.innerWidth && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === close, where, 'the baseline\'s close button cannot be clicked');
   let bad = 0;
   for (let i = 0; i < m.n && bad < 3; ++i) {
     const j = c.match[i];
@@ -390,6 +450,11 @@ async function selftestCompare(m, at, check, pi) {
   check(t && t.rows[1].cells[3].textContent.startsWith(fmtDelta(m.cycles - b.cycles)), where, 'the overview\'s Δ cycles reads ' + (t && t.rows[1].cells[3].textContent));
   await show({ view: 'cycles' });
   if (b.hasTrace) {
+    // The baseline's bar gives the baseline's own shares.
+    for (const d of document.querySelectorAll('#cycles-bar-base > div')) {
+      const k = kCauses.find((q) => d.title.startsWith(q.label + ':'));
+      if (k) check(d.title === k.label + ': ' + fmtPct(b.attr.totals[k.key] / Math.max(1, b.attr.all)), where, 'the baseline bar says ' + d.title);
+    }
     const head = byId('cycles-table').rows[0].textContent;
     check(head.includes('Δ cycles'), where, 'where the cycles went has no Δ column');
     const tot = byId('cycles-table').rows[kCauses.length + 1].cells[4].textContent;
@@ -429,6 +494,12 @@ async function selftestFloorplan(m, at, check, pi) {
   for (let i = 0; i < m.n && mm >= 0; ++i) if (m.nameId[i] === mm) { moments.add(m.s[i]); break; }
   for (const i of sampleInstrs(m).slice(0, 3)) moments.add(Math.min(m.s[i], Math.max(0, m.cycles - 1)));
   await show({ profile: pi, view: 'floorplan', t: 0 });
+  // The roofline-gap bar's labels stay inside their parts of the bar.
+  for (const t of moments) {
+    await show({ t });
+    for (const e of document.querySelectorAll('#fp-gap [data-gap-label]')) check(e.getComputedTextLength() + 5 <= +e.dataset.gapW + 0.5, where, 'gap label "' + e.textContent + '" spills past its ' + Math.round(+e.dataset.gapW) + ' px at cycle ' + t);
+  }
+  await show({ t: 0 });
   const keys = F.keys();
   check(keys.length >= 20 + 2 * m.cfg.LANES + m.win, where, 'only ' + keys.length + ' elements');
   let first = true;
@@ -460,7 +531,8 @@ async function selftestFloorplan(m, at, check, pi) {
     }
     // The MXU block shows what runningAt says.
     const mxuBusy = runningAt(m, m.U.MXU, F.t).length > 0;
-    check(mxuBusy === ['busy', 'dram', 'arb'].includes(F.state.units[m.U.MXU].state), where + ' t=' + t, 'MXU state disagrees with its instructions');
+    // (Outside the traced cycles there is no state to show: an open instruction's drawn end is not a record.)
+    if (!F.state.untraced) check(mxuBusy === ['busy', 'dram', 'arb'].includes(F.state.units[m.U.MXU].state), where + ' t=' + t, 'MXU state disagrees with its instructions');
     textOk(F.el, where + ' t=' + t, check);
   }
   // The scrubber moves the cycle.
@@ -486,6 +558,15 @@ async function selftestTables(m, at, check, pi) {
   const I = InstructionsView, where = at + ' instructions';
   await show({ profile: pi, view: 'instructions', filter: null });
   const tb = I.table;
+  // Headers are not cut, with the sort arrow shown.
+  for (const [view, t] of [['instructions', () => I.table], ['source', () => SourceView.table]]) {
+    await show({ view });
+    const tt = t();
+    if (!tt) continue;
+    tt.sortBy(tt.columns.length - 1);
+    for (const d of tt.head.querySelectorAll('div')) check(d.scrollWidth <= d.clientWidth + 1, at + ' ' + view, 'header "' + d.textContent + '" is cut');
+  }
+  await show({ view: 'instructions' });
   check(tb.rows.length === m.n, where, tb.rows.length + ' rows for ' + m.n + ' instructions');
   check(m.n === 0 || tb.renderedRows().length > 0, where, 'no rows rendered');
   const cols = tb.columns.map((c, k) => k).filter((k) => tb.columns[k].key);
@@ -494,7 +575,10 @@ async function selftestTables(m, at, check, pi) {
     tb.sortBy(k);
     const key = tb.columns[k].key, rows = tb.rows;
     let sorted = true;
-    for (let r = 1; r < Math.min(rows.length, 2000); ++r) if (key(rows[r - 1]) > key(rows[r])) { sorted = false; break; }
+    // Amounts start largest first, positions in order.
+    const sgn = tb.columns[k].firstDesc ? -1 : 1;
+    check(tb.desc === !!tb.columns[k].firstDesc, where, 'column ' + tb.columns[k].label + ' first sorts ' + (tb.desc ? 'descending' : 'ascending'));
+    for (let r = 1; r < Math.min(rows.length, 2000); ++r) if (sgn * key(rows[r - 1]) > sgn * key(rows[r])) { sorted = false; break; }
     check(sorted, where, 'column ' + tb.columns[k].label + ' is not sorted');
   }
   tb.body.scrollTop = 1e9;

@@ -4,9 +4,19 @@
 const kRowH = 24;
 const kMaxScrollPx = 15e6;  // browsers cap element heights; beyond this, scroll is scaled
 
+// Numeric columns that are positions, not amounts: they sort ascending first.
+const kPositionColumns = new Set(['#', 'pc', 'slice', 'dispatch', 'start', 'end', 'line']);
+
 class VirtualTable {
   // columns: [{label, width, right, text(i), key(i)}]; rows: model indices shown, in order.
   constructor(parent, id, columns, onClick) {
+    // Wide enough for the label and the sort arrow: a cut header ("wait dep (su") says nothing.
+    const ctx = textMeasure('600 13px system-ui, sans-serif');
+    for (const c of columns) {
+      c.width = Math.max(c.width, Math.ceil(ctx.measureText(c.label + ' ▼').width) + 16);
+      // Amounts (cycles, counts, transfers) sort largest first; positions (#, pc, times) in order.
+      if (c.firstDesc === undefined) c.firstDesc = !!c.right && !kPositionColumns.has(c.label);
+    }
     this.columns = columns;
     this.onClick = onClick;
     this.rows = new Uint32Array(0);
@@ -35,7 +45,7 @@ class VirtualTable {
     this.paint();
   }
   sortBy(k) {
-    if (this.sortCol === k) this.desc = !this.desc; else { this.sortCol = k; this.desc = false; }
+    if (this.sortCol === k) this.desc = !this.desc; else { this.sortCol = k; this.desc = !!this.columns[k].firstDesc; }
     this.applySort();
     this.paint();
   }

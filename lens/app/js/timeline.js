@@ -128,13 +128,29 @@ const TimelineView = {
     this.banner.innerHTML = '';
     const banner = lossBanner(m);
     if (banner) this.banner.append(banner);
-    const range = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(params.range || '');
+    let range = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(params.range || '');
+    // The note about a corrected range stays until the range changes again.
+    if (this.hashNote && params.range !== this.hashNoteRange) this.hashNote = '';
+    if (range) {
+      // A hand-edited range: in order and inside the run (at least 8 cycles), written back.
+      // (The view's own overscroll, up to 2 % past the end, is not an error.)
+      const max = Math.max(1, m.cycles), r0 = +range[1], r1 = +range[2];
+      if (r0 >= r1 || r0 >= max || r1 > max * 1.02) {
+        let a = Math.min(max, Math.min(r0, r1)), b = Math.min(max, Math.max(r0, r1));
+        if (b - a < 8) { a = Math.max(0, Math.min(a, max - 8)); b = Math.min(max, a + 8); }
+        this.hashNote = 'range=' + params.range + ' is not a range of this run (0–' + fmtInt(max) + '); showing ' + fmtInt(a) + '–' + fmtInt(b) + '.';
+        this.hashNoteRange = a + '-' + b;
+        setHash({ range: this.hashNoteRange }, false, false);
+        range = [null, String(a), String(b)];
+      }
+    }
     if (range && (+range[1] !== Math.round(this.v0) || +range[2] !== Math.round(this.v1))) {
       this.setRange(+range[1], +range[2], true);
       hoverCard.hide(this);
     }
     if (range) this.viewSet = true;
     this.pin = params.pin !== undefined ? rowOf(m, +params.pin) : undefined;
+    this.badPin = params.pin !== undefined && this.pin === undefined ? params.pin : null;
     if (this.pin !== this.lastPin) {
       this.lastPin = this.pin;
       const i = this.pin;
@@ -383,6 +399,7 @@ const TimelineView = {
     for (let px = 0; px < pw; ++px) {
       const a = this.v0 + px * cpp;
       if (a + cpp <= 0 || a >= m.cycles) continue;
+      if (!traced(m, Math.max(0, a)) || !traced(m, Math.max(0, Math.min(m.cycles - 1, a + cpp - 1e-9)))) continue;  // no windows there
       const wa = windowAt(m, Math.max(0, a)), wb = windowAt(m, Math.max(0, Math.min(m.cycles - 1, a + cpp - 1e-9))) + 1;
       const v = Math.min(1, this.stripValue(s, wa, wb));
       if (v > 0) { const hh = Math.max(1, v * (r.h - 2)); ctx.fillRect(this.L + px, r.y + r.h - hh, 1, hh); }
@@ -414,7 +431,7 @@ const TimelineView = {
     }
     if (r && r.type === 'strip' && x >= this.L) {
       const t = this.cycleAt(x);
-      if (t < 0 || t >= m.cycles || !m.windows.n) { hoverCard.hide(this); return; }
+      if (t < 0 || t >= m.cycles || !m.windows.n || !traced(m, t)) { hoverCard.hide(this); return; }
       const w = windowAt(m, t), W = m.windows;
       hoverCard.show(this, cx, cy, r.strip.label + ' · window ' + w, r.strip.desc, [
         ['cycles', fmtInt(W.ws[w]) + '–' + fmtInt(W.we[w] - 1)],
@@ -454,6 +471,11 @@ const TimelineView = {
   renderPin() {
     const m = this.m, i = this.pin, el = this.pinPanel;
     el.innerHTML = '';
+    if (this.hashNote) el.append(h('div', { class: 'hash-note' }, this.hashNote));
+    if (i === undefined && this.badPin !== null) {
+      el.append(h('div', { class: 'hash-note' }, 'pin=' + this.badPin + ' names no instruction of this profile (' + fmtInt(m.n) + ' instructions' +
+        (m.n ? ', idx ' + fmtInt(m.rowsByIdx ? m.idxSorted[0] : 0) + '–' + fmtInt(m.rowsByIdx ? m.idxSorted[m.n - 1] : m.n - 1) : '') + ').'));
+    }
     if (i === undefined) {
       el.append(h('span', { class: 'muted' }, 'Click an instruction to pin it here; click empty space to move the cursor (shared with the floorplan).'));
       return;

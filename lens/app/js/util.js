@@ -19,7 +19,15 @@ const kStates = {
   queued: { label: 'queued (unit busy)', color: '#F0E442', mark: 'Q' },
   ready: { label: 'ready, issuing (unit free)', color: '#FAF5C8', mark: 'R' },
   idle: { label: 'idle', color: '#E6E8EC', mark: '' },
+  untraced: { label: 'not traced', color: '#F4F4F4', mark: '?' },
 };
+
+// A 2D context to measure text in `font` (labels that must fit their bar or column).
+function textMeasure(font) {
+  const ctx = textMeasure.ctx || (textMeasure.ctx = document.createElement('canvas').getContext('2d'));
+  ctx.font = font;
+  return ctx;
+}
 
 function byId(id) { return document.getElementById(id); }
 

@@ -97,6 +97,10 @@ function prefix(a) {
   return p;
 }
 
+// Whether cycle t is one the trace covers (m.traced): past a cut or before a ring's first
+// record there are no windows, and the nearest one must not stand in for them.
+function traced(m, t) { return !m.traced || (t >= m.traced[0] && t < m.traced[1]); }
+
 // Window holding cycle t (clamped to the run).
 function windowAt(m, t) {
   const W = m.windows;

@@ -14,6 +14,7 @@
 #include "host/lock/device_lock.h"
 #include "host/lock/prebuild.h"
 #include "base/status.h"
+#include "workloads/version.h"
 
 namespace po = boost::program_options;
 
@@ -180,4 +181,7 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace otpu::host
 
-int main(int argc, char** argv) { return otpu::host::Main(argc, argv); }
+int main(int argc, char** argv) {
+  if (otpu::PrintVersionIfAsked("otpu-lock", argc, argv)) return 0;
+  return otpu::host::Main(argc, argv);
+}

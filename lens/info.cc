@@ -49,7 +49,8 @@ std::string InfoText(const ProfileFile& file, const std::string& path) {
   std::string s = path + ": " + file.format + " version " + std::to_string(file.version) + ", " +
                   std::to_string(file.profiles.size()) + " profile" +
                   (file.profiles.size() == 1 ? "" : "s") + ", written " +
-                  (file.created.empty() ? "(unknown)" : file.created) + " by " + file.tool + "\n";
+                  (file.created.empty() ? "(unknown)" : file.created) + " by " + file.tool +
+                  (file.tool_version.empty() ? "" : " (" + file.tool_version + ")") + "\n";
   for (size_t i = 0; i < file.profiles.size(); ++i) s += ProfileBlock(file.profiles[i], i);
   return s;
 }

@@ -15,6 +15,7 @@
 #include "sim/rtl/rtl_configs.h"
 #include "workloads/list.h"
 #include "workloads/traced_steps.h"
+#include "workloads/version.h"
 
 namespace otpu::lens {
 namespace {
@@ -175,6 +176,7 @@ int Main(int argc, char** argv) {
 }  // namespace otpu::lens
 
 int main(int argc, char** argv) {
+  if (otpu::PrintVersionIfAsked("lens", argc, argv)) return 0;
   try {
     return otpu::lens::Main(argc, argv);
   } catch (const std::exception& e) {  // out of memory and the like: still one line

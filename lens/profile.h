@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "workloads/isa/config.h"
+#include "workloads/version.h"
 
 namespace otpu::lens {
 
@@ -210,6 +211,9 @@ struct ProfileFile {
   int version = kProfileVersion;
   std::string created;  // ISO-8601
   std::string tool = kProfileTool;
+  // The writer's build (otpu::VersionString()): which commit and RTL made the profile. Empty
+  // when read from a file that has none.
+  std::string tool_version = VersionString();
   std::vector<Profile> profiles;
   bool operator==(const ProfileFile&) const = default;
 };

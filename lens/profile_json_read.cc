@@ -437,6 +437,8 @@ StatusOr<ProfileFile> ProfileFileFromBytes(std::string_view bytes, const ReadLim
   RETURN_IF_ERROR(handler.row_error());
   RETURN_IF_ERROR(Opt(doc, "", "created", &file.created));
   RETURN_IF_ERROR(Opt(doc, "", "tool", &file.tool));
+  file.tool_version.clear();  // this file's writer, not this reader
+  RETURN_IF_ERROR(Opt(doc, "", "tool_version", &file.tool_version));
   if (!doc.HasMember("profiles")) return DataLoss("missing required key \"profiles\"");
   std::vector<std::vector<InstrRow>>& rows = handler.rows();
   struct ColumnsInScope {

@@ -44,6 +44,7 @@ class ProfileWriter {
     Int("version", f.version);
     Str("created", f.created);
     Str("tool", f.tool);
+    if (!f.tool_version.empty()) Str("tool_version", f.tool_version);
     w_.Key("profiles");
     w_.StartArray();
     for (size_t i = 0; i < f.profiles.size(); ++i) {

@@ -10,6 +10,7 @@ packages=(
   rapidjson-dev libdeflate-dev zlib1g-dev libpcre2-dev libicu-dev
   libfuse3-dev fuse3 libcpp-httplib-dev
   chromium python3 gzip libxml2-utils
+  groff-base man-db dpkg-dev strace python3-yaml  # man pages, the .deb, the install and filelist tests
   slurmctld slurmd slurm-client munge
   clang libclang-rt-14-dev  # the libFuzzer targets (tests/fuzz)
 )

@@ -27,6 +27,7 @@
 #include "workloads/models/checkpoint_run.h"
 #include "workloads/models/model_source.h"
 #include "workloads/models/qwen3_formats.h"
+#include "workloads/version.h"
 
 namespace otpu::host {
 namespace {
@@ -271,6 +272,7 @@ int Main(int argc, char** argv) {
 }  // namespace otpu::host
 
 int main(int argc, char** argv) {
+  if (otpu::PrintVersionIfAsked("otpu-lens", argc, argv)) return 0;
   try {
     return otpu::host::Main(argc, argv);
   } catch (const std::exception& e) {  // out of memory and the like: still one line

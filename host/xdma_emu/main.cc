@@ -23,6 +23,7 @@
 #include "host/xdma_emu/mountpoint.h"
 #include "sim/rtl/rtl_configs.h"
 #include "base/status.h"
+#include "workloads/version.h"
 
 namespace po = boost::program_options;
 
@@ -275,4 +276,7 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace otpu::xdma_emu
 
-int main(int argc, char** argv) { return otpu::xdma_emu::Main(argc, argv); }
+int main(int argc, char** argv) {
+  if (otpu::PrintVersionIfAsked("otpu-xdma-emu", argc, argv)) return 0;
+  return otpu::xdma_emu::Main(argc, argv);
+}

@@ -8,6 +8,7 @@
 
 #include "base/exit_codes.h"
 #include "workloads/models/tiny_checkpoint.h"
+#include "workloads/version.h"
 
 namespace po = boost::program_options;
 
@@ -25,6 +26,7 @@ constexpr char kUsage[] =
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (otpu::PrintVersionIfAsked("otpu-mkcheckpoint", argc, argv)) return 0;
   std::string dir, dtype, shape;
   uint32_t seed = 0;
   int shards = 1;

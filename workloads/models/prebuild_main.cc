@@ -10,6 +10,7 @@
 #include "workloads/models/image_cache.h"
 #include "workloads/models/model_source.h"
 #include "workloads/models/prebuild.h"
+#include "workloads/version.h"
 
 namespace {
 
@@ -70,4 +71,7 @@ int Main(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return Main(argc, argv); }
+int main(int argc, char** argv) {
+  if (otpu::PrintVersionIfAsked("otpu-prebuild", argc, argv)) return 0;
+  return Main(argc, argv);
+}

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "base/json.h"
+#include "workloads/version.h"
 
 namespace otpu::regress {
 
@@ -80,6 +81,7 @@ std::string CellResultJson(const CellResult& r) {
   w.Double(r.efficiency);
   str("profile", r.profile);
   str("accepted", r.accepted);
+  str("tool_version", r.tool_version.empty() ? VersionString() : r.tool_version);
   w.Key("verdicts");
   w.StartArray();
   for (const Verdict& v : r.verdicts) {
@@ -118,6 +120,9 @@ StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string&
   RETURN_IF_ERROR(get_str("command", &r.command));
   RETURN_IF_ERROR(get_str("profile", &r.profile));
   RETURN_IF_ERROR(get_str("accepted", &r.accepted));
+  if (doc.HasMember("tool_version") && doc["tool_version"].IsString()) {
+    r.tool_version = doc["tool_version"].GetString();
+  }
   if (!doc.HasMember("index") || !doc["index"].IsInt()) return bad("index: expected an integer");
   r.index = doc["index"].GetInt();
   if (!doc.HasMember("seed") || !doc["seed"].IsUint64()) return bad("seed: expected an integer");

@@ -45,6 +45,8 @@ struct CellResult {
   std::string profile;  // the kept profile (failing cells), relative to the output dir
   std::string accepted; // with --accept: what the baseline update changed ("" = nothing)
   std::vector<Verdict> verdicts;
+  // The build that produced the result (otpu::VersionString()); "" in results older than it.
+  std::string tool_version;
 
   // Pass when every verdict passed (or was skipped); error when any is an error; else fail.
   Outcome outcome() const;

@@ -21,6 +21,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "base/install_paths.h"
 #include "base/strings.h"
 #include "base/subprocess.h"
 #include "base/unique_fd.h"
@@ -116,8 +117,7 @@ KeyInputs CurrentKeyInputs(const std::string& extra, const std::string& emulator
   in.tool = HashFile("/proc/self/exe");
   in.emulator = HashFile(ResolveInPath(emulator));
   models::ContentHasher h;
-#ifdef OTPU_SOURCE_DIR
-  const fs::path rtl = fs::path(OTPU_SOURCE_DIR) / "rtl";
+  const fs::path rtl = fs::path(DataDir()) / "rtl";
   std::vector<fs::path> files;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(rtl, ec); !ec && it != fs::end(it); it.increment(ec)) {
@@ -130,7 +130,6 @@ KeyInputs CurrentKeyInputs(const std::string& extra, const std::string& emulator
     h.Update(name.data(), name.size());
     h.Update(content.data(), content.size());
   }
-#endif
   in.rtl = h.Hex();
   in.extra = extra;
   return in;

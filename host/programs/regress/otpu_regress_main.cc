@@ -20,6 +20,7 @@
 #include "host/programs/regress/report.h"
 #include "host/programs/regress/slurm_command.h"
 #include "lens/file_io.h"
+#include "workloads/version.h"
 
 namespace otpu::regress {
 namespace {
@@ -319,6 +320,7 @@ int Main(int argc, char** argv) {
 }  // namespace otpu::regress
 
 int main(int argc, char** argv) {
+  if (otpu::PrintVersionIfAsked("otpu-regress", argc, argv)) return 0;
   try {
     return otpu::regress::Main(argc, argv);
   } catch (const std::exception& e) {

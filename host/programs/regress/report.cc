@@ -12,6 +12,7 @@
 #include "lens/file_io.h"
 #include "base/json.h"
 #include "base/strings.h"
+#include "workloads/version.h"
 
 namespace otpu::regress {
 namespace {
@@ -162,6 +163,7 @@ std::string IndexJson(const Index& index) {
   };
   j += "\"matrix\": " + str(index.matrix) + ",\n";
   j += "\"name\": " + str(index.name) + ",\n";
+  j += "\"tool_version\": " + str(VersionString()) + ",\n";
   j += std::string("\"passed\": ") + (index.passed() ? "true" : "false") + ",\n";
   j += StrFormat("\"wall_s\": %.3f,\n", index.wall_s);
   j += StrFormat("\"counts\": {\"cells\": %zu, \"pass\": %d, \"fail\": %d, \"error\": %d, \"missing\": %zu, \"reused\": %d},\n",

@@ -1,0 +1,110 @@
+# Writes the RTL's source lists for tools outside this build (docs/rtl.md "Filelists"), from
+# the lists the build itself verilates (core/otpu_core_sources.cmake,
+# board/otpu_board_sources.cmake), so the three cannot disagree:
+#   otpu_<model>_<config>.f  a Verilog filelist per model (otpu_core, otpu_board) and RTL
+#                            configuration: +incdir+, the configuration's -G parameters, the files
+#                            in compile order, absolute paths (verilator/iverilog/vcs -f FILE)
+#   otpu.core                a FuseSoC CAPI2 core: filesets, a target per model and
+#                            configuration with its parameters, and a Verilator lint target
+# cmake -DINPUTS=<lists.cmake> -DROOT=<dir holding the .sv files> -DOUT=<dir> -P filelists.cmake
+# INPUTS (written at configure time) sets OTPU_FL_CONFIGS, OTPU_FL_PARAMS_<cfg>, OTPU_FL_CORE
+# and OTPU_FL_BOARD (files relative to ROOT, board's without the core's). The build runs this
+# with ROOT = the checkout's rtl/; the install runs it again with ROOT = PREFIX/share/otpu/rtl,
+# so installed filelists name installed files.
+include(${INPUTS})
+file(MAKE_DIRECTORY ${OUT})
+
+set(models core board)
+set(files_core ${OTPU_FL_CORE})
+set(files_board ${OTPU_FL_CORE} ${OTPU_FL_BOARD})
+
+foreach(model IN LISTS models)
+  foreach(cfg IN LISTS OTPU_FL_CONFIGS)
+    set(text "// otpu_${model}, RTL configuration ${cfg}: top module otpu_${model}.\n")
+    string(APPEND text "// Generated from rtl/core/otpu_core_sources.cmake and rtl/board/otpu_board_sources.cmake.\n")
+    string(APPEND text "+incdir+${ROOT}\n")
+    foreach(p IN LISTS OTPU_FL_PARAMS_${cfg})
+      string(APPEND text "${p}\n")
+    endforeach()
+    foreach(f IN LISTS files_${model})
+      string(APPEND text "${ROOT}/${f}\n")
+    endforeach()
+    file(WRITE ${OUT}/otpu_${model}_${cfg}.f "${text}")
+  endforeach()
+endforeach()
+
+# CAPI2 paths are relative to the .core file.
+function(relative_files out_var)
+  set(lines "")
+  foreach(f IN LISTS ARGN)
+    file(RELATIVE_PATH rel ${OUT} ${ROOT}/${f})
+    string(APPEND lines "      - ${rel}\n")
+  endforeach()
+  set(${out_var} "${lines}" PARENT_SCOPE)
+endfunction()
+relative_files(core_lines ${OTPU_FL_CORE})
+relative_files(board_lines ${OTPU_FL_BOARD})
+file(RELATIVE_PATH vlt ${OUT} ${ROOT}/lint/otpu.vlt)
+
+# Parameters: every name any configuration sets, declared once; a Verilog sized literal
+# (64'h100000000) becomes the integer FuseSoC passes on.
+set(param_names "")
+foreach(cfg IN LISTS OTPU_FL_CONFIGS)
+  set(assign_${cfg} "")
+  foreach(p IN LISTS OTPU_FL_PARAMS_${cfg})
+    if(NOT p MATCHES "^-G([A-Za-z_0-9]+)=(.*)$")
+      message(FATAL_ERROR "RTL parameter '${p}' of ${cfg}: expected -GNAME=VALUE")
+    endif()
+    set(name ${CMAKE_MATCH_1})
+    set(value ${CMAKE_MATCH_2})
+    if(value MATCHES "^[0-9]*'[hH]([0-9a-fA-F_]+)$")
+      string(REPLACE "_" "" hex ${CMAKE_MATCH_1})
+      math(EXPR value "0x${hex}")
+    elseif(value MATCHES "^[0-9]*'[dD]([0-9_]+)$")
+      string(REPLACE "_" "" value ${CMAKE_MATCH_1})
+    endif()
+    list(APPEND param_names ${name})
+    list(APPEND assign_${cfg} "${name}=${value}")
+  endforeach()
+endforeach()
+list(REMOVE_DUPLICATES param_names)
+
+set(y "CAPI=2:\n")
+string(APPEND y "# Generated from rtl/core/otpu_core_sources.cmake and rtl/board/otpu_board_sources.cmake;\n")
+string(APPEND y "# the same files as the otpu_<model>_<config>.f filelists beside it.\n")
+string(APPEND y "name: otpu:otpu:otpu:0\n")
+string(APPEND y "description: openTPU core (otpu_core) and board (otpu_board), RTL configurations ${OTPU_FL_CONFIGS}\n\n")
+string(APPEND y "filesets:\n")
+string(APPEND y "  core:\n    file_type: systemVerilogSource\n    files:\n${core_lines}")
+string(APPEND y "  board:\n    file_type: systemVerilogSource\n    files:\n${board_lines}")
+string(APPEND y "  lint_waivers:\n    file_type: vlt\n    files:\n      - ${vlt}\n\n")
+if(param_names)
+  string(APPEND y "parameters:\n")
+  foreach(name IN LISTS param_names)
+    string(APPEND y "  ${name}:\n    datatype: int\n    paramtype: vlogparam\n")
+  endforeach()
+  string(APPEND y "\n")
+endif()
+string(APPEND y "targets:\n")
+string(APPEND y "  default:\n    filesets: [core, board]\n    toplevel: otpu_board\n")
+foreach(cfg IN LISTS OTPU_FL_CONFIGS)
+  string(REPLACE ";" ", " plist "${assign_${cfg}}")
+  # The board's configuration by its own name (sim, board), the bare core as core_<config>.
+  foreach(model IN ITEMS board core)
+    if(model STREQUAL "board")
+      set(target ${cfg})
+      set(sets "core, board")
+    else()
+      set(target core_${cfg})
+      set(sets "core")
+    endif()
+    string(APPEND y "  ${target}:\n    filesets: [${sets}]\n    toplevel: otpu_${model}\n")
+    if(plist)
+      string(APPEND y "    parameters: [${plist}]\n")
+    endif()
+  endforeach()
+endforeach()
+string(APPEND y "  lint:\n    filesets: [core, board, lint_waivers]\n    toplevel: otpu_board\n")
+string(APPEND y "    default_tool: verilator\n    tools:\n      verilator:\n        mode: lint-only\n")
+string(APPEND y "        verilator_options: [-Wall]\n")
+file(WRITE ${OUT}/otpu.core "${y}")

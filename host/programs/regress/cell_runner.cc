@@ -100,6 +100,7 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   req.pos = cell.pos;
   req.tokens = 1;
   req.wf = cell.wf;
+  req.seed = cell.program_seed;
   StatusOr<workloads::WorkloadRun> run = workloads::MakeTracedWorkload(cell.workload, *cfg, req);
   if (!run.ok()) return all_error("workload " + cell.workload + ": " + run.status().message());
 

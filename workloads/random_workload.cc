@@ -43,7 +43,7 @@ StatusOr<WorkloadRun> MakeRandomWorkload(const isa::Config& cfg, uint64_t seed) 
   run.outputs = {{o.dram_base, o.dram_bytes}};
   const std::string detail = "random program of seed " + std::to_string(seed) + " (" +
                              std::to_string(run.program.size()) +
-                             " instructions): no float64 reference, the ISA simulator is";
+                             " instructions): no float64 reference, the ISA simulator is the judge";
   run.check = [detail](const SparseMemory&) { return CheckReport{0, 0, detail}; };
   return run;
 }

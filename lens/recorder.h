@@ -50,6 +50,8 @@ class IsaStepRunner : public StepRunner {
   Status WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) override;
   StatusOr<trace::RunEvents> Run(const workloads::Step& step) override;
   const SparseMemory& dram() const override { return *dram_; }
+  // The simulator after the steps so far (null before Load): a caller may run more on it.
+  sim::IsaSim* sim() { return sim_.get(); }
 
  private:
   std::unique_ptr<SparseMemory> dram_;  // the simulator borrows it

@@ -12,6 +12,7 @@
 #include "workloads/models/model_source.h"
 #include "workloads/models/qwen3_workload.h"
 #include "workloads/models/tokenizer.h"
+#include "workloads/random_workload.h"
 
 namespace otpu::workloads {
 
@@ -182,6 +183,9 @@ std::vector<WorkloadInfo> ListWorkloads() {
        "one decode step of a random Qwen3 (hidden 256, 2 layers, 4 q / 2 kv heads of 128, FFN "
        "512, vocab 1000, seed 0), earlier positions run untraced"},
       {"qwen", "one decode step of a real Qwen3 checkpoint (Qwen3-0.6B layout)"},
+      {"random",
+       "a random program for a seed (every unit instruction, loops, hazards) over random data; "
+       "judged against the ISA simulator, no float64 reference"},
   };
 }
 
@@ -208,6 +212,7 @@ StatusOr<WorkloadRun> MakeWorkload(const std::string& name, const isa::Config& c
       return MakeLayer(name, layer, pos, cfg);
     }
     if (name == "qwen-tiny" || name == "qwen") return MakeQwen(name, cfg, opts);
+    if (name == "random") return MakeRandomWorkload(cfg, opts.seed);
     std::string names;
     for (const WorkloadInfo& w : ListWorkloads()) names += (names.empty() ? "" : ", ") + w.name;
     return NotFound("unknown workload '" + name + "' (valid: " + names + ")");

@@ -31,6 +31,7 @@ std::vector<WorkloadInfo> ListWorkloads();
 struct WorkloadOptions {
   int pos = -1;  // layer, qwen-tiny, qwen: position of the traced step (-1: their default)
   isa::WFormat wf = isa::WFormat::kINT8;  // mlp*, qwen-tiny, qwen: weight format
+  uint64_t seed = 0;  // random: the program's and the data's seed
 };
 
 // True for the workloads whose traced step is a decode position that WorkloadOptions::pos

@@ -21,6 +21,7 @@ StatusOr<WorkloadRun> MakeTracedWorkload(const std::string& name, const isa::Con
     return InvalidArgument(StrFormat("--pos %d: a position is at least 0", req.pos));
   WorkloadOptions wopts;
   wopts.wf = req.wf;
+  wopts.seed = req.seed;
   const bool positional = TakesPosition(name);
   if (positional && req.pos >= 0) wopts.pos = req.pos + req.tokens - 1;
   ASSIGN_OR_RETURN(WorkloadRun run, MakeWorkload(name, cfg, wopts));

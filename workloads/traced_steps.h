@@ -17,6 +17,7 @@ struct TraceRequest {
                    // index (the others); -1: the workload's default
   int tokens = 1;  // steps traced from there on
   isa::WFormat wf = isa::WFormat::kINT8;
+  uint64_t seed = 0;  // random: the program's seed
 };
 
 // Marks steps first .. first + count - 1 traced and every other step untraced. False, with

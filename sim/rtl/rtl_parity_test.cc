@@ -11,7 +11,7 @@
 #include <string>
 
 #include "sim/isa/isa_sim.h"
-#include "sim/rtl/random_program.h"
+#include "workloads/random_program.h"
 #include "sim/rtl/rtl_harness.h"
 #include "workloads/isa/disasm.h"
 
@@ -19,6 +19,12 @@ namespace otpu::rtl {
 namespace {
 
 using isa::Opcode;
+using workloads::FillRandomDram;
+using workloads::InjectFault;
+using workloads::Listing;
+using workloads::MakeRandomProgram;
+using workloads::RandomProgram;
+using workloads::RandomProgramOptions;
 
 int Seeds(int fallback) {
   const char* env = std::getenv("OTPU_RTL_SEEDS");

@@ -11,6 +11,7 @@
 #include "host/programs/regress/cell_profiles.h"
 #include "host/programs/regress/emulator_args.h"
 #include "host/programs/regress/verdicts.h"
+#include "host/programs/regress/whole_state.h"
 #include "host/xdma_emu/emulator_process.h"
 #include "lens/board_record.h"
 #include "lens/build_hw_profile.h"
@@ -100,15 +101,22 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   req.pos = cell.pos;
   req.tokens = 1;
   req.wf = cell.wf;
+  req.seed = cell.program_seed;
   StatusOr<workloads::WorkloadRun> run = workloads::MakeTracedWorkload(cell.workload, *cfg, req);
   if (!run.ok()) return all_error("workload " + cell.workload + ": " + run.status().message());
 
   // The golden model: the same steps on the ISA simulator.
   workloads::CheckReport isa_check;
   lens::IsaStepRunner isa;
+  WriteLog isa_log(&isa);
   StatusOr<lens::Recording> isa_rec =
-      lens::Record(workloads::WithCapturedCheck(*run, &isa_check), isa);
+      lens::Record(workloads::WithCapturedCheck(*run, &isa_check), isa_log);
   if (!isa_rec.ok()) return all_error("ISA simulator: " + isa_rec.status().message());
+  // Whole state: what the ISA simulator wrote, and the dump epilogue run after the last step.
+  const workloads::StateDump dump = workloads::MakeStateDump(*cfg);
+  const std::vector<workloads::DramRange> written = isa_log.DramWrites(*cfg);
+  if (Status s = DumpOnIsa(isa, dump); !s.ok()) return all_error(s.message());
+  StatusOr<SparseMemory> board_state = Internal("no state dump ran");
 
   // The board model in this process, with the core's event tap: the rtl profile (and, for a
   // sim cell, everything else).
@@ -142,6 +150,9 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   if (!sim_rec.ok()) return all_error("board model: " + sim_rec.status().message());
 
   CellRecording rec = std::move(*sim_rec);
+  if (cell.transport == "sim") {
+    board_state = DumpOnBoard(*board, dump, written, rec_opts.runner.timeout);
+  }
   if (cell.transport == "card") {
     StatusOr<std::unique_ptr<xdma_emu::EmulatorProcess>> emu =
         xdma_emu::EmulatorProcess::Start(opts.emulator, EmulatorArgs(m, cell));
@@ -162,11 +173,15 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
     if (!card_rec.ok()) return all_error("card " + (*emu)->prefix() + ": " + card_rec.status().message());
     card_rec->rtl = std::move(rec.rtl);
     rec = std::move(*card_rec);
+    board_state = DumpOnBoard(*board, dump, written, rec_opts.runner.timeout);
   }
+  if (!board_state.ok()) return all_error("board: " + board_state.status().message());
   r.cycles = rec.hw.cycles;
   r.efficiency = rec.hw.roofline.efficiency;
 
-  r.verdicts.push_back(Correctness(*run, isa.dram(), rec.dram, rec.check));
+  r.verdicts.push_back(
+      WithWholeState(Correctness(*run, isa.dram(), rec.dram, rec.check),
+                     WholeState(*cfg, dump, written, isa.dram(), *board_state, &isa_log)));
   r.verdicts.push_back(Parity(*rec.rtl, rec.hw, rec.bucket_cycles));
   const std::string baseline = opts.baselines_dir + "/" + cell.FileName() + ".json";
   // Performance is judged on the rtl profile of the same run (the core's lossless event tap),

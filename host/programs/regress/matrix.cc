@@ -262,7 +262,7 @@ StatusOr<Matrix> ParseMatrix(const std::string& json, const std::string& path) {
     const Value& w = ws[i];
     if (!w.IsObject()) return r.Error(f, "expected an object");
     RETURN_IF_ERROR(r.Keys(w, f, {"name", "pos", "wformat", "configs", "memories", "transports",
-                                  "seeds"}));
+                                  "seeds", "first_seed"}));
     if (!w.HasMember("name") || !w["name"].IsString()) return r.Error(f + ".name", "expected a string");
     const std::string name = w["name"].GetString();
     if (!known.count(name)) {
@@ -288,38 +288,66 @@ StatusOr<Matrix> ParseMatrix(const std::string& json, const std::string& path) {
     std::string head = name;
     if (pos >= 0) head += "+pos" + std::to_string(pos);
     if (wf != isa::WFormat::kINT8) head += std::string("+") + isa::WFormatName(wf);
-    for (const std::string& config : axes.configs) {
-      for (const std::string& mem_text : axes.memories) {
-        const Memory mem = *ParseMemory(mem_text);
-        for (const std::string& transport : axes.transports) {
-          for (int s = 0; s < axes.seeds; ++s) {
-            Cell c;
-            c.workload = name;
-            c.pos = pos;
-            c.wf = wf;
-            c.config = config;
-            c.memory = mem;
-            c.transport = transport;
-            c.seed_index = s;
-            c.id = head + "/" + config + "/" + mem.IdPart() + "/" + transport + "/s" +
-                   std::to_string(s);
-            bool drop = false;
-            for (const auto& rule : excludes) {
-              bool all = true;
-              for (const auto& [key, value] : rule) {
-                const std::string have = key == "workload" ? name
-                                         : key == "config" ? config
-                                         : key == "memory" ? mem.Name()
-                                                           : transport;
-                all = all && have == value;
+    // The random workload's `seeds` are programs (each with its own data and DRAM stalls),
+    // named in the id's head; the others' are DRAM-stall seeds, the id's sK.
+    struct Head {
+      std::string text;
+      uint64_t program_seed = 0;
+    };
+    std::vector<Head> heads = {{head, 0}};
+    int stall_seeds = axes.seeds;
+    if (w.HasMember("first_seed") && name != "random") {
+      return r.Error(f + ".first_seed", "only the random workload takes program seeds");
+    }
+    if (name == "random") {
+      if (pos >= 0 || wf != isa::WFormat::kINT8) {
+        return r.Error(f, "random takes no pos or wformat: its programs draw their own formats");
+      }
+      int64_t first = 0;
+      if (w.HasMember("first_seed")) {
+        ASSIGN_OR_RETURN(first, r.Int(w["first_seed"], f + ".first_seed", 0, 1 << 30));
+      }
+      heads.clear();
+      for (int64_t s = first; s < first + axes.seeds; ++s) {
+        heads.push_back({head + "+seed" + std::to_string(s), uint64_t(s)});
+      }
+      stall_seeds = 1;
+    }
+    for (const Head& h : heads) {
+      for (const std::string& config : axes.configs) {
+        for (const std::string& mem_text : axes.memories) {
+          const Memory mem = *ParseMemory(mem_text);
+          for (const std::string& transport : axes.transports) {
+            for (int s = 0; s < stall_seeds; ++s) {
+              Cell c;
+              c.workload = name;
+              c.program_seed = h.program_seed;
+              c.pos = pos;
+              c.wf = wf;
+              c.config = config;
+              c.memory = mem;
+              c.transport = transport;
+              c.seed_index = s;
+              c.id = h.text + "/" + config + "/" + mem.IdPart() + "/" + transport + "/s" +
+                     std::to_string(s);
+              bool drop = false;
+              for (const auto& rule : excludes) {
+                bool all = true;
+                for (const auto& [key, value] : rule) {
+                  const std::string have = key == "workload" ? name
+                                           : key == "config" ? config
+                                           : key == "memory" ? mem.Name()
+                                                             : transport;
+                  all = all && have == value;
+                }
+                drop = drop || all;
               }
-              drop = drop || all;
+              if (drop) continue;
+              if (!ids.insert(c.id).second) return r.Error(f, "cell " + c.id + " appears twice");
+              c.seed = Hash64(std::to_string(m.base_seed) + ":" + c.id) >> 1;
+              c.index = int(m.cells.size());
+              m.cells.push_back(std::move(c));
             }
-            if (drop) continue;
-            if (!ids.insert(c.id).second) return r.Error(f, "cell " + c.id + " appears twice");
-            c.seed = Hash64(std::to_string(m.base_seed) + ":" + c.id) >> 1;
-            c.index = int(m.cells.size());
-            m.cells.push_back(std::move(c));
           }
         }
       }

@@ -46,6 +46,8 @@ struct Cell {
   std::string transport;  // "sim" (the board model in process) or "card" (otpu-xdma-emu)
   int seed_index = 0;
   uint64_t seed = 0;      // the DRAM model's seed: from the base seed and the id
+  // The random workload's program and data seed ("random+seed3/..."); 0 for the others.
+  uint64_t program_seed = 0;
   // The id with '/' as '.', for file names.
   std::string FileName() const;
 };

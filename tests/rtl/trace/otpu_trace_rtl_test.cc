@@ -16,7 +16,7 @@
 #include "Votpu_trace.h"
 #include "Votpu_trace_small.h"
 #include "Votpu_trace_tiny.h"
-#include "sim/rtl/random_program.h"
+#include "workloads/random_program.h"
 #include "sim/rtl/rtl_harness.h"
 #include "sim/rtl/trace/trace_unit_model.h"
 #include "tests/rtl/trace/rtl_trace_unit.h"
@@ -28,6 +28,12 @@ namespace otpu::rtl {
 namespace {
 
 namespace tr = trace;
+using workloads::FillRandomDram;
+using workloads::InjectFault;
+using workloads::Listing;
+using workloads::MakeRandomProgram;
+using workloads::RandomProgram;
+using workloads::RandomProgramOptions;
 
 // The Verilated builds (tests/rtl/trace/CMakeLists.txt).
 struct Build {

@@ -1,4 +1,4 @@
-#include "sim/rtl/random_program.h"
+#include "workloads/random_program.h"
 
 #include <algorithm>
 #include <bit>
@@ -7,7 +7,7 @@
 #include "base/status.h"
 #include "workloads/isa/disasm.h"
 
-namespace otpu::rtl {
+namespace otpu::workloads {
 namespace {
 
 using isa::Opcode;
@@ -47,18 +47,25 @@ class Generator {
   bool Coin(int percent) { return int(rng_() % 100) < percent; }
   void Emit(const isa::Instr& in) { prog_.code.push_back(in); }
 
-  // An operand for `extent` units inside [0, region), `align`-aligned, valid in every
-  // iteration; false when it cannot fit.
+  // An operand for `extent` units inside [0, region) (moved up by `offset`, a multiple of
+  // `align`), `align`-aligned, valid in every iteration; false when it cannot fit.
   bool Place(const Base& b, uint32_t iters, uint64_t extent, uint32_t region, uint32_t align,
-             isa::Addr* out, uint64_t* lo = nullptr, uint64_t* hi = nullptr) {
+             isa::Addr* out, uint64_t* lo = nullptr, uint64_t* hi = nullptr,
+             uint64_t offset = 0) {
     const uint64_t sweep = uint64_t(b.step) * (iters - 1);
     if (extent + sweep > region) return false;
     uint32_t start = U(0, uint32_t(region - extent - sweep));
     start -= start % align;
-    *out = isa::Addr{b.reg, start - b.val0};
+    *out = isa::Addr{b.reg, uint32_t(start + offset) - b.val0};
     if (lo != nullptr) *lo = start;
     if (hi != nullptr) *hi = start + sweep + extent;
     return true;
+  }
+
+  // A DRAM operand: Place in the program's DRAM region, which starts at opts_.dram_base.
+  bool PlaceDram(const Base& b, uint32_t iters, uint64_t extent, uint32_t align, isa::Addr* out) {
+    return Place(b, iters, extent, opts_.dram_bytes, align, out, nullptr, nullptr,
+                 opts_.dram_base);
   }
 
   void Filler() {
@@ -107,7 +114,7 @@ class Generator {
     const uint64_t tm_ext = uint64_t(d.rows - 1) * d.tmem_stride + d.n;
     const uint64_t dr_ext = uint64_t(d.rows - 1) * d.dram_stride + 4 * uint64_t(d.n);
     if (!Place(tm, iters, tm_ext, opts_.tmem_words, 1, &d.tmem)) return false;
-    if (!Place(dr, iters, dr_ext, opts_.dram_bytes, 4, &d.dram)) return false;
+    if (!PlaceDram(dr, iters, dr_ext, 4, &d.dram)) return false;
     Emit(op == Opcode::kLD ? isa::EncodeLd(d) : isa::EncodeSt(d));
     return true;
   }
@@ -182,10 +189,8 @@ class Generator {
     const uint64_t val_ext =
         uint64_t(q.rows - 1) * q.dst_stride + uint64_t(q.n - 1) * q.elem_stride + 1;
     if (!Place(tm, iters, src_ext, opts_.tmem_words, 1, &q.src)) return false;
-    if (!Place(dr, iters, val_ext, opts_.dram_bytes, 1, &q.dst)) return false;
-    if (!Place(dr, iters, 4 * uint64_t(q.rows) * scales, opts_.dram_bytes, 4, &q.scales)) {
-      return false;
-    }
+    if (!PlaceDram(dr, iters, val_ext, 1, &q.dst)) return false;
+    if (!PlaceDram(dr, iters, 4 * uint64_t(q.rows) * scales, 4, &q.scales)) return false;
     Emit(isa::EncodeQst(q));
     return true;
   }
@@ -211,10 +216,8 @@ class Generator {
     const uint64_t w_ext = uint64_t(mm.n - 1) * mm.w_stride + row_bytes;
     const uint64_t s_ext = 4 * uint64_t(mm.n) * (mm.k / d);
     if (!Place(tm, iters, out_ext, opts_.tmem_words, 1, &mm.out)) return false;
-    if (!Place(dr.step % d == 0 ? dr : Base{}, iters, w_ext, opts_.dram_bytes, d, &mm.w)) {
-      return false;
-    }
-    if (!Place(dr, iters, s_ext, opts_.dram_bytes, 4, &mm.scales)) return false;
+    if (!PlaceDram(dr.step % d == 0 ? dr : Base{}, iters, w_ext, d, &mm.w)) return false;
+    if (!PlaceDram(dr, iters, s_ext, 4, &mm.scales)) return false;
     Emit(isa::EncodeMm(mm));
     return true;
   }
@@ -269,7 +272,7 @@ RandomProgram MakeRandomProgram(const isa::Config& cfg, const RandomProgramOptio
   return Generator(cfg, opts).Make();
 }
 
-void FillRandomDram(uint64_t seed, uint32_t bytes, SparseMemory* dram) {
+void FillRandomDram(uint64_t seed, uint32_t bytes, SparseMemory* dram, uint64_t base) {
   std::mt19937_64 rng(seed);
   for (uint32_t a = 0; a + 4 <= bytes; a += 4) {
     const uint32_t pick = uint32_t(rng() % 1000);
@@ -284,7 +287,7 @@ void FillRandomDram(uint64_t seed, uint32_t bytes, SparseMemory* dram) {
       const uint32_t exp = uint32_t(127 - 8 + rng() % 17);
       v = uint32_t(rng() & 0x807FFFFFu) | exp << 23;
     }
-    dram->Write32(a, v);
+    dram->Write32(base + a, v);
   }
 }
 
@@ -391,4 +394,4 @@ std::string Listing(const std::vector<isa::Instr>& code) {
   return out;
 }
 
-}  // namespace otpu::rtl
+}  // namespace otpu::workloads

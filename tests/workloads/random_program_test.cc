@@ -1,10 +1,10 @@
-#include "sim/rtl/random_program.h"
+#include "workloads/random_program.h"
 
 #include <gtest/gtest.h>
 
 #include "sim/isa/isa_sim.h"
 
-namespace otpu::rtl {
+namespace otpu::workloads {
 namespace {
 
 using isa::Opcode;
@@ -71,4 +71,26 @@ TEST(RandomProgram, InjectedFaultsMakeMostProgramsIllegal) {
 }
 
 }  // namespace
-}  // namespace otpu::rtl
+}  // namespace otpu::workloads
+
+namespace otpu::workloads {
+namespace {
+
+// A DRAM base moves the DRAM operands only: the same rng draws give the same instructions.
+TEST(RandomProgram, DramBaseKeepsTheProgramsShape) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    RandomProgramOptions o = Everything(seed);
+    const RandomProgram at0 = MakeRandomProgram(isa::Config::Sim(), o);
+    o.dram_base = uint64_t{1} << 20;
+    const RandomProgram moved = MakeRandomProgram(isa::Config::Sim(), o);
+    ASSERT_EQ(at0.code.size(), moved.code.size()) << "seed " << seed;
+    for (size_t pc = 0; pc < at0.code.size(); ++pc) {
+      EXPECT_EQ(at0.code[pc].opcode(), moved.code[pc].opcode()) << "seed " << seed << " pc " << pc;
+    }
+    SparseMemory dram(isa::Config::Sim().DRAM_BYTES);
+    EXPECT_TRUE(RunOnIsa(moved, &dram).ok()) << "seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace otpu::workloads

@@ -1,11 +1,11 @@
-// Random programs for the RTL-vs-ISA parity tests: legal by construction (every address range
+// Random programs for the RTL-vs-ISA parity tests and the regression's `random` workload: legal by construction (every address range
 // of every iteration fits the region it was given), with hardware loops (nested, counts from
 // registers, bodies that end together), register + immediate addressing (ARG registers
 // included) and every unit instruction kind asked for. Small regions make the instructions
 // fight over the same TMEM words and DRAM bytes (the hazard variant). InjectFault then makes
 // such a program illegal in one of the ways docs/isa.md "Errors" lists.
-#ifndef OTPU_SIM_RTL_RANDOM_PROGRAM_H_
-#define OTPU_SIM_RTL_RANDOM_PROGRAM_H_
+#ifndef OTPU_WORKLOADS_RANDOM_PROGRAM_H_
+#define OTPU_WORKLOADS_RANDOM_PROGRAM_H_
 
 #include <array>
 #include <cstdint>
@@ -16,13 +16,16 @@
 #include "workloads/isa/config.h"
 #include "workloads/isa/instr.h"
 
-namespace otpu::rtl {
+namespace otpu::workloads {
 
 struct RandomProgramOptions {
   uint64_t seed = 1;
   int segments = 16;               // straight instructions and loops, before HALT
   uint32_t tmem_words = 2048;      // TMEM words [0, tmem_words) the program uses
-  uint32_t dram_bytes = 16384;     // DRAM bytes [0, dram_bytes) the program uses
+  uint32_t dram_bytes = 16384;     // DRAM bytes [dram_base, dram_base + dram_bytes) it uses
+  // Where its DRAM region starts (a multiple of D). A workload keeps the bytes below
+  // kImageBase for the host's program image; the default 0 keeps the parity tests' programs.
+  uint64_t dram_base = 0;
   // Unit instruction kinds to draw from (LD ST MM QACT QST VOP).
   std::vector<isa::Opcode> kinds = {isa::Opcode::kLD, isa::Opcode::kST};
 };
@@ -34,9 +37,9 @@ struct RandomProgram {
 
 RandomProgram MakeRandomProgram(const isa::Config& cfg, const RandomProgramOptions& opts);
 
-// Fills DRAM bytes [0, bytes) with fp32 values of moderate magnitude (|x| in 2^-8..2^8,
+// Fills DRAM bytes [base, base + bytes) with fp32 values of moderate magnitude (|x| in 2^-8..2^8,
 // either sign), a few zeros and a few special values (inf, NaN, subnormals).
-void FillRandomDram(uint64_t seed, uint32_t bytes, SparseMemory* dram);
+void FillRandomDram(uint64_t seed, uint32_t bytes, SparseMemory* dram, uint64_t base = 0);
 
 // The program with one fault: an undefined opcode or VOP function, a zero shape, a
 // misaligned or out-of-range address, a bad LOOP, or the HALT removed. `what` names it.
@@ -46,6 +49,6 @@ std::vector<isa::Instr> InjectFault(const isa::Config& cfg, std::vector<isa::Ins
 // One line per instruction ("12: LD 1x8 d0x40 -> t16"), for failure messages.
 std::string Listing(const std::vector<isa::Instr>& code);
 
-}  // namespace otpu::rtl
+}  // namespace otpu::workloads
 
-#endif  // OTPU_SIM_RTL_RANDOM_PROGRAM_H_
+#endif  // OTPU_WORKLOADS_RANDOM_PROGRAM_H_

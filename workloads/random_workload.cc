@@ -1,0 +1,51 @@
+#include "workloads/random_workload.h"
+
+#include <string>
+
+#include "workloads/list.h"
+
+namespace otpu::workloads {
+
+RandomProgramOptions RandomWorkloadOptions(const isa::Config& cfg, uint64_t seed) {
+  RandomProgramOptions o;
+  o.seed = seed;
+  // Enough segments that most programs hold every kind and a few loops, few enough that a
+  // cell stays a second or two on the board model.
+  o.segments = 40;
+  o.kinds = {isa::Opcode::kLD,   isa::Opcode::kST,  isa::Opcode::kMM,
+             isa::Opcode::kQACT, isa::Opcode::kQST, isa::Opcode::kVOP};
+  // Regions scale with D so MM's weight rows (k >= D bytes) still fit the small variant.
+  const uint32_t d = uint32_t(cfg.D);
+  const bool crowded = seed % 3 == 0;
+  o.tmem_words = crowded ? 160 : 2048;
+  o.dram_bytes = crowded ? 24 * d : 512 * d;
+  o.dram_base = kImageBase;
+  return o;
+}
+
+StatusOr<WorkloadRun> MakeRandomWorkload(const isa::Config& cfg, uint64_t seed) {
+  const RandomProgramOptions o = RandomWorkloadOptions(cfg, seed);
+  RandomProgram p = MakeRandomProgram(cfg, o);
+  if (p.code.size() > cfg.IMEM_WORDS) {
+    return InvalidArgument("random program of seed " + std::to_string(seed) + " has " +
+                           std::to_string(p.code.size()) + " instructions, IMEM holds " +
+                           std::to_string(cfg.IMEM_WORDS));
+  }
+  WorkloadRun run;
+  run.name = "random";
+  run.config = cfg;
+  run.image = SparseMemory(cfg.DRAM_BYTES);
+  FillRandomDram(seed, o.dram_bytes, &run.image, o.dram_base);
+  run.program.code = std::move(p.code);
+  run.program.source.assign(run.program.code.size(), -1);
+  run.program.comment.assign(run.program.code.size(), "");
+  run.steps = {Step{.args = p.args, .traced = true}};
+  run.outputs = {{o.dram_base, o.dram_bytes}};
+  const std::string detail = "random program of seed " + std::to_string(seed) + " (" +
+                             std::to_string(run.program.size()) +
+                             " instructions): no float64 reference, the ISA simulator is the judge";
+  run.check = [detail](const SparseMemory&) { return CheckReport{0, 0, detail}; };
+  return run;
+}
+
+}  // namespace otpu::workloads

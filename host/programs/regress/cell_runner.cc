@@ -83,6 +83,7 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   r.transport = cell.transport;
   r.seed = cell.seed;
   r.key = opts.key;
+  r.run = opts.run_id;
   r.command = opts.command;
   auto finish = [&](CellResult& res) -> CellResult {
     res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

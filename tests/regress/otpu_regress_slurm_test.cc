@@ -35,11 +35,11 @@ std::string ReadFile(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
 }
 
-// Drops what differs between two runs of the same cells: wall times, and whether a result was
-// reused from an earlier run.
+// Drops what differs between two runs of the same cells: wall times, whether a result was
+// reused from an earlier run, and the run id each run draws.
 void DropVolatile(rapidjson::Value& v) {
   if (v.IsObject()) {
-    for (const char* key : {"wall_s", "reused"}) v.RemoveMember(key);
+    for (const char* key : {"wall_s", "reused", "run"}) v.RemoveMember(key);
     for (auto& m : v.GetObject()) DropVolatile(m.value);
   } else if (v.IsArray()) {
     for (auto& e : v.GetArray()) DropVolatile(e);

@@ -97,5 +97,23 @@ TEST(TraceFlipSweep, EverySingleBitFlipFailsParity) {
   for (const std::string& p : not_failed) ADD_FAILURE() << "flip did not fail (exit 1): " << p;
 }
 
+// The card transport too: records that do not decode (a reserved bit of the first D) read
+// through otpu-xdma-emu and XdmaBoard are a finding, exit 1, not an infrastructure error.
+TEST(TraceFlipSweep, ACardTraceThatDoesNotDecodeFailsTheCell) {
+  std::string tmpl = (fs::temp_directory_path() / "otpu_flip_card.XXXXXX").string();
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  const testutil::ProcessResult r = testutil::RunProcess(
+      {OTPU_REGRESS_BINARY, "cell", OTPU_SMOKE_MATRIX, "--id", "mlp-small/sim/axi-stall20/card/s0",
+       "--out", tmpl, "--inject-trace-flip", "0:50"},
+      {}, 120);
+  fs::remove_all(tmpl);
+  EXPECT_EQ(r.exit_code, exit_codes::regress::kExitFail) << r.out << r.err;
+  EXPECT_NE(r.out.find("parity      fail  the trace records do not decode (card): "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("reserved bits"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("correctness skip"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace otpu::regress

@@ -3,27 +3,71 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "base/mountinfo.h"
 
 namespace otpu::xdma_emu {
 namespace {
 
+constexpr char kDirPrefix[] = "otpu_emu.";
+
 std::string Trimmed(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text;
+}
+
+// Field 22 of /proc/PID/stat, the process's start time in clock ticks after boot: with the
+// pid it names one process, whatever reuses the pid later. "" when there is no such process.
+std::string StartTimeOf(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), {});
+  const size_t comm_end = stat.rfind(')');  // the command name may hold spaces and parens
+  if (comm_end == std::string::npos) return "";
+  std::istringstream fields(stat.substr(comm_end + 2));
+  std::string f;
+  for (int i = 3; i <= 22 && (fields >> f); ++i) {
+    if (i == 22) return f;
+  }
+  return "";
+}
+
+// Unmounts `mount` lazily: umount2 when we may (root), else FUSE's setuid helper.
+void LazyUnmount(const std::string& mount) {
+  if (::umount2(mount.c_str(), MNT_DETACH) == 0) return;
+  SubprocessOptions unmount;
+  unmount.argv = {"fusermount3", "-u", "-z", mount};
+  unmount.out = Stream::Null();
+  unmount.err = Stream::Null();
+  (void)RunSubprocess(unmount);
+}
+
+// Whether directory name `name` (otpu_emu.PID-STARTTIME.XXXXXX) names a process that is gone.
+bool OwnerIsGone(const std::string& name) {
+  const size_t dash = name.find('-'), dot = name.rfind('.');
+  if (name.rfind(kDirPrefix, 0) != 0 || dash == std::string::npos || dot <= dash) return false;
+  const std::string pid = name.substr(sizeof kDirPrefix - 1, dash - (sizeof kDirPrefix - 1));
+  const std::string start = name.substr(dash + 1, dot - dash - 1);
+  if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) return false;
+  return StartTimeOf(pid_t(std::stol(pid))) != start;
 }
 
 }  // namespace
 
 StatusOr<std::unique_ptr<EmulatorProcess>> EmulatorProcess::Start(
     const std::string& binary, const std::vector<std::string>& args, double timeout_s) {
+  (void)RemoveStale();
   std::unique_ptr<EmulatorProcess> emu(new EmulatorProcess());
-  std::string pattern = "/tmp/otpu_emu.XXXXXX";
+  std::string pattern = std::string("/tmp/") + kDirPrefix + std::to_string(::getpid()) + "-" +
+                        StartTimeOf(::getpid()) + ".XXXXXX";
   if (!::mkdtemp(pattern.data())) return Internal(pattern + ": " + std::strerror(errno));
   emu->dir_ = std::filesystem::canonical(pattern).string();
   emu->mount_ = emu->dir_ + "/mnt";
@@ -36,6 +80,8 @@ StatusOr<std::unique_ptr<EmulatorProcess>> EmulatorProcess::Start(
   options.argv.insert(options.argv.end(), args.begin(), args.end());
   options.out = Stream::Capture();
   options.err = Stream::Capture();
+  // SIGKILLed, we run no destructor: the emulator then stops and unmounts itself.
+  options.parent_death_signal = SIGTERM;
   StatusOr<std::unique_ptr<Subprocess>> process = Subprocess::Start(options);
   if (!process.ok()) return Unavailable(process.status().message());
   emu->process_ = std::move(process).value();
@@ -54,17 +100,30 @@ StatusOr<std::unique_ptr<EmulatorProcess>> EmulatorProcess::Start(
 
 EmulatorProcess::~EmulatorProcess() {
   if (process_) Stop(SIGTERM);
-  if (!mount_.empty() && IsMountPoint(mount_) && ::umount2(mount_.c_str(), MNT_DETACH) != 0) {
-    // Not ours to unmount without privileges: FUSE's helper may (left mounted, the removal
-    // below fails too and says nothing more useful).
-    SubprocessOptions unmount;
-    unmount.argv = {"fusermount3", "-u", "-z", mount_};
-    unmount.out = Stream::Null();
-    unmount.err = Stream::Null();
-    (void)RunSubprocess(unmount);
-  }
+  // Left mounted (the emulator was killed), the removal below would fail too.
+  if (!mount_.empty() && IsMountPoint(mount_)) LazyUnmount(mount_);
   std::error_code ec;
   if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+}
+
+std::vector<std::string> EmulatorProcess::RemoveStale(const std::string& tmp) {
+  std::vector<std::string> removed;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(tmp, ec)) {
+    const std::string name = entry.path().filename().string();
+    struct stat st {};
+    if (name.rfind(kDirPrefix, 0) != 0 || ::lstat(entry.path().c_str(), &st) != 0 ||
+        !S_ISDIR(st.st_mode) || st.st_uid != ::getuid() || !OwnerIsGone(name)) {
+      continue;
+    }
+    const std::string mount = entry.path().string() + "/mnt";
+    if (IsMountPoint(mount)) LazyUnmount(mount);
+    if (IsMountPoint(mount)) continue;  // never walk into a mount we could not detach
+    std::error_code rm;
+    std::filesystem::remove_all(entry.path(), rm);
+    if (!rm) removed.push_back(entry.path().string());
+  }
+  return removed;
 }
 
 SubprocessResult EmulatorProcess::Stop(int sig, double timeout_s) {

@@ -108,6 +108,18 @@ class Decoder {
                       std::to_string(e.resolved.opcode()) + " but the trace says " +
                       std::to_string(o.op) + " (another program?)");
     }
+    // An operand without a register (r0 reads as 0) is the program's immediate as it stands,
+    // so the trace must repeat it: a different value is a damaged O record, even where the
+    // profile would not show it (an operand the opcode ignores).
+    const uint8_t regs[3] = {e.resolved.ra(), e.resolved.rb(), e.resolved.rc()};
+    const uint32_t traced[3] = {o.w1, o.w2, o.w3};
+    for (int i = 0; i < 3; ++i) {
+      if (regs[i] == 0 && traced[i] != e.resolved.w[i + 1]) {
+        return DataLoss(At(g) + ": pc " + std::to_string(d.pc) + " has the immediate w" +
+                        std::to_string(i + 1) + " = " + std::to_string(e.resolved.w[i + 1]) +
+                        " but the trace says " + std::to_string(traced[i]));
+      }
+    }
     e.resolved.w[0] &= ~kRegFieldMask;
     e.resolved.w[1] = o.w1;
     e.resolved.w[2] = o.w2;
@@ -129,6 +141,10 @@ class Decoder {
     const int64_t now = Extend(s.cycle);
     trace::InstrEvent* e = InSlot(s.slot);
     if (e == nullptr) return;
+    if (s.unit != uint32_t(e->unit)) {
+      ++out_.stats.damaged;  // the slot's instruction runs on another unit: not its start
+      return;
+    }
     e->start = now;
     const uint32_t delay =
         s.saturated() ? uint32_t(uint32_t(now) - ReadyOf(g.values[0])) : s.delay;

@@ -46,8 +46,9 @@ struct DecodeStats {
   int64_t groups = 0;       // groups decoded
   int64_t orphans = 0;      // S/G/E/U/Q whose D, E or P was lost (dropped or cut away)
   int64_t open_at_end = 0;  // instructions without an end record
-  // Groups skipped as damage: a cycle going backwards, at or past CYCLES, after the halt, or a
-  // ready cycle before the run. A corrupt record never moves the run's clock.
+  // Groups skipped as damage: a cycle going backwards, at or past CYCLES, after the halt, a
+  // ready cycle before the run, or a start naming another unit than its instruction's. A
+  // corrupt record never moves the run's clock.
   int64_t damaged = 0;
   int64_t first_cycle = -1; // first cycle the trace covers (-1: no records)
   int64_t traced_to = -1;   // last cycle the trace covers
@@ -60,8 +61,9 @@ struct Decoded {
 
 // Decodes `tokens` of a run of `program` on `cfg` that took `cycles` (the CYCLES register;
 // -1 when unknown, then only backward cycles count as damage). DataLoss (naming the record
-// index and pc) when a dispatch names a pc outside the program or an opcode other than the
-// program's. Memory is bounded by the number of records, never by a cycle number.
+// index and pc) when a dispatch names a pc outside the program, an opcode other than the
+// program's, or an operand other than the program's immediate where it has no register.
+// Memory is bounded by the number of records, never by a cycle number.
 StatusOr<Decoded> Decode(const Tokens& tokens, const isa::Program& program,
                          const isa::Config& cfg, int64_t cycles = -1);
 

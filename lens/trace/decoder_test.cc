@@ -93,5 +93,29 @@ TEST(DecoderTest, RejectsAnotherProgramsOpcodeNamingThePc) {
       << d.status().message();
 }
 
+TEST(DecoderTest, RejectsAnImmediateOperandOtherThanTheProgramsNamingThePc) {
+  std::vector<Record> r = Vop(10);
+  const isa::Instr in = Program().code[0];
+  ASSERT_EQ(in.rc(), 0);  // w3 is an immediate: the trace must repeat it
+  const std::array<Record, 2> o = EncodeOperands(in.opcode(), in.w[1], in.w[2], in.w[3] ^ 0x100);
+  r[1] = o[0];
+  r[2] = o[1];
+  StatusOr<Decoded> d = DecodeAll(r);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(d.status().message().find("record 0 (D): pc 0 has the immediate w3 = "),
+            std::string::npos)
+      << d.status().message();
+}
+
+TEST(DecoderTest, CountsAStartOnAnotherUnitAsDamaged) {
+  std::vector<Record> r = Vop(10);
+  r[3] = Start{2, uint32_t(isa::Unit::kMXU), 1, 11}.Encode();  // the VOP runs on the VPU
+  StatusOr<Decoded> d = DecodeAll(r);
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  EXPECT_EQ(d->stats.damaged, 1);
+  EXPECT_EQ(d->run.events.instrs[0].start, -1);
+}
+
 }  // namespace
 }  // namespace otpu::lens::decode

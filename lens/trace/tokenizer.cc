@@ -1,5 +1,6 @@
 #include "lens/trace/tokenizer.h"
 
+#include <cstdio>
 #include <string>
 
 namespace otpu::lens::decode {
@@ -23,6 +24,17 @@ bool InPlace(Record v, int i) {
 
 std::string At(size_t i, Record r) {
   return "record " + std::to_string(i) + " (" + RecordLetter(TypeOf(r)) + ")";
+}
+
+// DataLoss when record `i` sets a bit its type leaves 0: such a record was damaged on its way
+// (a flipped bit reads as another pc, slot or count), so nothing in it can be trusted.
+Status CheckReserved(size_t i, Record r) {
+  const uint64_t reserved = ::otpu::trace::ReservedBitsOf(r);
+  if (reserved == 0) return OkStatus();
+  char hex[40];
+  std::snprintf(hex, sizeof hex, "0x%016llx", (unsigned long long)reserved);
+  return DataLoss(At(i, r) + ": reserved bits " + hex +
+                  " are set (SPEC 5: bits not listed for a type are 0)");
 }
 
 }  // namespace
@@ -59,6 +71,7 @@ StatusOr<Tokens> Tokenize(std::span<const Record> records) {
   bool cut = false;
   while (in.Peek(&r) && IsValueType(TypeOf(r))) {
     in.Read(&r);
+    RETURN_IF_ERROR(CheckReserved(in.position() - 1, r));
     cut = true;
   }
   out.cut_head = cut ? 1 : 0;
@@ -71,6 +84,7 @@ StatusOr<Tokens> Tokenize(std::span<const Record> records) {
     if (IsValueType(TypeOf(r))) {
       return DataLoss(At(at, r) + ": a value record without its head record");
     }
+    RETURN_IF_ERROR(CheckReserved(at, r));
     Group g;
     g.index = at;
     g.head = r;
@@ -87,6 +101,7 @@ StatusOr<Tokens> Tokenize(std::span<const Record> records) {
                         At(at, r) + " expected " + RecordLetter(ExpectedValueType(r)) + " " +
                         std::to_string(i));
       }
+      RETURN_IF_ERROR(CheckReserved(in.position() - 1, v));
       g.values[size_t(i)] = v;
     }
     g.num_values = want;

@@ -83,6 +83,36 @@ TEST(TokenizerTest, RejectsAnUnknownTypeNamingTheRecord) {
   EXPECT_NE(t.status().message().find("type 13"), std::string::npos);
 }
 
+TEST(TokenizerTest, RejectsAReservedBitOfAHeadNamingTheRecordAndBits) {
+  std::vector<Record> data = Sample();
+  data[0] |= Record{1} << 48;  // D leaves [51:48] 0
+  StatusOr<Tokens> t = Tokenize(data);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(t.status().message().find("record 0 (D): reserved bits 0x0001000000000000 are set"),
+            std::string::npos)
+      << t.status().message();
+}
+
+TEST(TokenizerTest, RejectsAReservedBitOfAValueNamingTheRecord) {
+  std::vector<Record> data = Sample();
+  data[5] |= Record{1} << 40;  // the P's first V: only [59:56] and [31:0] are fields
+  StatusOr<Tokens> t = Tokenize(data);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("record 5 (V): reserved bits"), std::string::npos)
+      << t.status().message();
+}
+
+TEST(TokenizerTest, RejectsAReservedBitOfAValueCutAtTheStart) {
+  const std::vector<Record> all = Sample();
+  std::vector<Record> cut(all.begin() + 6, all.end());
+  cut[0] |= Record{1} << 55;
+  StatusOr<Tokens> t = Tokenize(cut);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("record 0 (V): reserved bits"), std::string::npos)
+      << t.status().message();
+}
+
 TEST(TokenizerTest, RejectsAValueWithoutHeadInTheMiddle) {
   std::vector<Record> data = Sample();
   data.insert(data.begin() + 4, EncodeValue(0, 1));

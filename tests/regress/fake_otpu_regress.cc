@@ -35,6 +35,7 @@ Args Parse(int argc, char** argv) {
     if (a == "--only" && i + 1 < argc) args.only = argv[++i];
     else if (a == "--out" && i + 1 < argc) args.out = argv[++i];
     else if (a == "--index" && i + 1 < argc) args.index = std::stoi(argv[++i]);
+    else if (a == "--run" && i + 1 < argc) ++i;  // the submission's id: results here have none
     else args.positional.push_back(a);
   }
   return args;
@@ -54,7 +55,8 @@ bool Select(const std::string& matrix, const std::string& only,
 }
 
 // Writes DIR/selection.txt, the ids `merge` expects.
-otpu::Status Prepare(const std::string& matrix, const std::string& only, const std::string& dir) {
+otpu::Status Prepare(const std::string& matrix, const std::string& only, const std::string& dir,
+                     const std::string& /*run_id*/) {
   std::vector<std::tuple<int, std::string, std::string>> cells;
   if (!Select(matrix, only, cells)) return otpu::NotFound("cannot read " + matrix);
   fs::create_directories(dir);

@@ -9,8 +9,11 @@
 #include <rapidjson/document.h>
 #include <rapidjson/writer.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "base/testing/subprocess.h"
 #include "base/testing/temp_dir.h"
@@ -32,11 +35,11 @@ std::string ReadFile(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
 }
 
-// Drops what differs between two runs of the same cells: wall times, and whether a result was
-// reused from an earlier run.
+// Drops what differs between two runs of the same cells: wall times, whether a result was
+// reused from an earlier run, and the run id each run draws.
 void DropVolatile(rapidjson::Value& v) {
   if (v.IsObject()) {
-    for (const char* key : {"wall_s", "reused"}) v.RemoveMember(key);
+    for (const char* key : {"wall_s", "reused", "run"}) v.RemoveMember(key);
     for (auto& m : v.GetObject()) DropVolatile(m.value);
   } else if (v.IsArray()) {
     for (auto& e : v.GetArray()) DropVolatile(e);
@@ -144,6 +147,54 @@ TEST_F(OtpuRegressOnSlurm, APerformanceRegressionMakesWaitReturnOne) {
       << index;
   EXPECT_NE(index.find("\"name\":\"correctness\",\"outcome\":\"pass\""), std::string::npos)
       << index;
+}
+
+// The job id after `what` ("array job " or "merge job ") in `slurm`'s output; "" when absent.
+std::string JobId(const std::string& out, const std::string& what) {
+  const size_t at = out.find(what);
+  if (at == std::string::npos) return "";
+  const size_t start = at + what.size();
+  return out.substr(start, out.find_first_not_of("0123456789", start) - start);
+}
+
+// A submission that never runs its cells must not merge the results an earlier submission left
+// in the same DIR: submit (passes), make a baseline fail, submit again held, cancel the array,
+// release the merge job. The merge must not pass.
+TEST_F(OtpuRegressOnSlurm, AMergeNeverCountsAnEarlierSubmissionsResults) {
+  const std::string matrix = AcceptedSmokeCopy(dir_.path());
+  ASSERT_NE(matrix, "");
+  const std::string out = dir_.path() + "/out";
+  ProcessResult first = Regress({"slurm", matrix, "--only", kOnly, "--out", out, "--wait"});
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err << ReadFile(out + "/logs/merge.log");
+
+  // One more cycle in a baseline: every cell that runs now fails performance.
+  const std::string baseline = dir_.path() + "/baselines/mlp-small.sim.ideal.sim.s0.json";
+  std::string text = ReadFile(baseline);
+  const size_t at = text.find("\"cycles\":");
+  ASSERT_NE(at, std::string::npos) << text;
+  const size_t num = at + 9, end = text.find(',', num);
+  text.replace(num, end - num, std::to_string(std::stoll(text.substr(num, end - num)) + 1));
+  std::ofstream(baseline) << text;
+
+  ProcessResult held = Regress({"slurm", matrix, "--only", kOnly, "--out", out,
+                                "--sbatch-arg=--hold"});
+  ASSERT_EQ(held.exit_code, 0) << held.out << held.err;
+  const std::string array = JobId(held.out, "array job "), merge = JobId(held.out, "merge job ");
+  ASSERT_NE(array, "") << held.out;
+  ASSERT_NE(merge, "") << held.out;
+  EXPECT_EQ(RunProcess({"scancel", array}, {}, 30).exit_code, 0);
+  ProcessResult release = RunProcess({"scontrol", "release", merge}, {}, 30);
+  ASSERT_EQ(release.exit_code, 0) << release.out << release.err;
+
+  const double deadline = testutil::NowSeconds() + 120;
+  while (!fs::exists(out + "/merge.rc") && testutil::NowSeconds() < deadline) ::usleep(200000);
+  ASSERT_TRUE(fs::exists(out + "/merge.rc")) << ReadFile(out + "/logs/merge.log");
+  // No result of this submission: every selected cell is missing, an infrastructure error.
+  EXPECT_EQ(ReadFile(out + "/merge.rc"), "5\n") << ReadFile(out + "/logs/merge.log");
+  const std::string index = StableIndex(out);
+  EXPECT_NE(index.find("\"passed\":false"), std::string::npos) << index;
+  EXPECT_NE(index.find("\"counts\":{\"cells\":0,\"pass\":0"), std::string::npos) << index;
+  EXPECT_NE(ReadFile(out + "/logs/merge.log").find("FAILED"), std::string::npos);
 }
 
 }  // namespace

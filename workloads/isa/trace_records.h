@@ -40,6 +40,33 @@ bool IsValueType(uint8_t t);
 // "D", "O", ... for messages; "?" for an unknown type.
 const char* RecordLetter(uint8_t t);
 
+// The bits a record of type `t` may set: its type nibble and the payload fields of SPEC 5's
+// table (0 for a type that is not of SPEC 5). Every other bit is reserved and must be 0, so a
+// record with one set is damaged (a flipped bit on the way from the buffer), never data.
+constexpr uint64_t DefinedBits(uint8_t t) {
+  constexpr uint64_t kType = uint64_t{0xF} << 60;
+  constexpr uint64_t kSlot = uint64_t{0xF} << 52;   // [55:52]
+  constexpr uint64_t kUnit = uint64_t{0xF} << 48;   // [51:48]
+  constexpr uint64_t kHigh16 = uint64_t{0xFFFF} << 32;  // [47:32]: pc, start delay
+  constexpr uint64_t kCycle = 0xFFFFFFFFu;          // [31:0]
+  switch (RecordType(t)) {
+    case RecordType::kDISPATCH: return kType | kSlot | kHigh16 | kCycle;
+    case RecordType::kOPERANDS: return kType | (uint64_t{1} << 52) | kOperandHalfMask;
+    case RecordType::kSTART: return kType | kSlot | kUnit | kHigh16 | kCycle;
+    case RecordType::kREADY: return kType | kCycle;
+    case RecordType::kRELEASE:
+    case RecordType::kEND: return kType | kSlot | kCycle;
+    case RecordType::kUNIT: return kType | kUnit | kCycle;
+    case RecordType::kHALT: return kType | kCycle;
+    case RecordType::kWINDOW_P:
+    case RecordType::kWINDOW_Q: return kType | (uint64_t{kMaxWindowN} << 32) | kCycle;
+    case RecordType::kVALUE: return kType | (uint64_t{0xF} << 56) | kCycle;
+    default: return 0;
+  }
+}
+// The reserved bits `r` sets (0 for a well-formed record of a SPEC 5 type).
+constexpr uint64_t ReservedBitsOf(Record r) { return r & ~DefinedBits(TypeOf(r)); }
+
 // D: an instruction takes a window slot.
 struct Dispatch {
   uint32_t slot = 0, pc = 0, cycle = 0;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace otpu::trace {
 namespace {
 
@@ -19,6 +21,30 @@ TEST(RecordsTest, DispatchLeavesUnlistedBitsZero) {
   const Record r = Dispatch{.slot = 15, .pc = 0xFFFF, .cycle = 0xFFFFFFFFu}.Encode();
   EXPECT_EQ(Bits(r, 59, 56), 0u);
   EXPECT_EQ(Bits(r, 51, 48), 0u);
+}
+
+// Every field of every type, all ones, lies inside the type's defined bits; the rest is reserved.
+TEST(RecordsTest, DefinedBitsCoverEveryFieldAndNothingElse) {
+  const std::vector<Record> full = {
+      Dispatch{15, 0xFFFF, 0xFFFFFFFFu}.Encode(),
+      EncodeOperands(0xFF, ~0u, ~0u, ~0u)[1],  // half 1: bit 52 set
+      Start{15, 15, 0xFFFF, ~0u}.Encode(),
+      EncodeReady(~0u),
+      SlotCycle{RecordType::kRELEASE, 15, ~0u}.Encode(),
+      SlotCycle{RecordType::kEND, 15, ~0u}.Encode(),
+      UnitCounters{15, ~0u}.Encode(),
+      SlotCycle{RecordType::kHALT, 0, ~0u}.Encode(),
+      Window{RecordType::kWINDOW_P, kMaxWindowN, ~0u}.Encode(),
+      Window{RecordType::kWINDOW_Q, kMaxWindowN, ~0u}.Encode(),
+      EncodeValue(15, ~0u)};
+  for (Record r : full) {
+    EXPECT_EQ(ReservedBitsOf(r), 0u) << RecordLetter(TypeOf(r));
+    constexpr Record kPayload = (Record{1} << 60) - 1;
+    EXPECT_EQ(r & kPayload, DefinedBits(TypeOf(r)) & kPayload) << RecordLetter(TypeOf(r));
+  }
+  EXPECT_EQ(ReservedBitsOf(Dispatch{}.Encode() | Record{1} << 48), Record{1} << 48);
+  EXPECT_EQ(DefinedBits(0), 0u);
+  EXPECT_EQ(DefinedBits(13), 0u);
 }
 
 TEST(RecordsTest, OperandsRoundTripAllBits) {

@@ -71,6 +71,7 @@ std::string CellResultJson(const CellResult& r) {
   w.Uint64(r.seed);
   str("key", r.key);
   str("command", r.command);
+  str("run", r.run);
   w.Key("reused");
   w.Bool(r.reused);
   w.Key("wall_s");
@@ -123,6 +124,8 @@ StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string&
   if (doc.HasMember("tool_version") && doc["tool_version"].IsString()) {
     r.tool_version = doc["tool_version"].GetString();
   }
+  // Results written before runs had ids have none: stale for any run that has one.
+  if (doc.HasMember("run") && doc["run"].IsString()) r.run = doc["run"].GetString();
   if (!doc.HasMember("index") || !doc["index"].IsInt()) return bad("index: expected an integer");
   r.index = doc["index"].GetInt();
   if (!doc.HasMember("seed") || !doc["seed"].IsUint64()) return bad("seed: expected an integer");

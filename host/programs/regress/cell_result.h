@@ -38,6 +38,9 @@ struct CellResult {
   uint64_t seed = 0;
   std::string key;      // hash of everything the result depends on (cache)
   std::string command;  // reproduces this cell alone
+  // The run (or Slurm submission) whose result this is: selection.json's "run". A result of
+  // another run is stale and never counts (ReadIndexDir). "" when the cell ran alone.
+  std::string run;
   bool reused = false;  // taken from an earlier run with the same key
   double wall_s = 0;
   int64_t cycles = -1;

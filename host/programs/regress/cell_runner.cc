@@ -84,6 +84,7 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   r.transport = cell.transport;
   r.seed = cell.seed;
   r.key = opts.key;
+  r.run = opts.run_id;
   r.command = opts.command;
   auto finish = [&](CellResult& res) -> CellResult {
     res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -134,12 +135,14 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
     flipping = std::make_unique<host::BitFlipBoard>(board, opts.flip_record, opts.flip_bit);
     board = flipping.get();
   }
-  // A trace that does not decode is the parity verdict's finding; the other two cannot be
-  // judged without the recording.
+  // Records that do not decode are corrupt hardware output: the parity verdict's finding (a
+  // failure, exit 1), not an infrastructure error a CI might retry. The recording stops at the
+  // decode, so the other two verdicts are not judged (skip): the cell fails on parity alone.
   auto trace_broken = [&](const Status& s, const std::string& where) {
-    r.verdicts = {{"correctness", Outcome::kError, "no recording: " + s.message(), ""},
+    const std::string why = "not judged: the recording stopped at the trace, which does not decode";
+    r.verdicts = {{"correctness", Outcome::kSkip, why, ""},
                   {"parity", Outcome::kFail, "the trace records do not decode (" + where + "): " + s.message(), ""},
-                  {"performance", Outcome::kError, "no recording: " + s.message(), ""}};
+                  {"performance", Outcome::kSkip, why, ""}};
     return finish(r);
   };
   const lens::BoardRecordOptions rec_opts = RecordOptionsFor(m, choice.mem->Name());

@@ -22,6 +22,7 @@ struct CellOptions {
   std::string emulator;       // the otpu-xdma-emu binary (card cells)
   std::string command;        // the command that reproduces the cell (in the result)
   std::string key;            // the cell's cache key (in the result)
+  std::string run_id;         // the run this cell belongs to (in the result; --run)
   // Fault injection for testing the parity gate: flip bit `flip_bit` of trace record
   // `flip_record` as it is read from the board (-1: none; host/bit_flip_board.h).
   int64_t flip_record = -1;

@@ -26,6 +26,7 @@
 #include "base/subprocess.h"
 #include "base/unique_fd.h"
 #include "host/programs/regress/out_dir_lock.h"
+#include "host/programs/regress/run_id.h"
 #include "lens/file_io.h"
 #include "workloads/models/content_hash.h"
 
@@ -161,7 +162,8 @@ std::string ReproduceCommand(const Matrix& m, const Cell& cell, const std::strin
   return cmd;
 }
 
-Status WriteSelection(const std::string& dir, const Matrix& m, const std::vector<Cell>& cells) {
+Status WriteSelection(const std::string& dir, const Matrix& m, const std::vector<Cell>& cells,
+                      const std::string& run_id) {
   rapidjson::StringBuffer sb;
   rapidjson::Writer<rapidjson::StringBuffer> w(sb);
   w.StartObject();
@@ -169,6 +171,8 @@ Status WriteSelection(const std::string& dir, const Matrix& m, const std::vector
   w.String(m.path.c_str());
   w.Key("name");
   w.String(m.name.c_str());
+  w.Key("run");
+  w.String(run_id.c_str());
   w.Key("started");
   w.Int64(int64_t(std::time(nullptr)));
   w.Key("cells");
@@ -244,7 +248,8 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
     std::fprintf(stderr, "otpu-regress run: %s\n", lock.status().message().c_str());
     return kExitInfra;
   }
-  if (Status s = WriteSelection(opts.out_dir, m, cells); !s.ok()) {
+  const std::string run_id = NewRunId();
+  if (Status s = WriteSelection(opts.out_dir, m, cells, run_id); !s.ok()) {
     std::fprintf(stderr, "otpu-regress run: %s\n", s.message().c_str());
     return kExitInfra;
   }
@@ -259,6 +264,7 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
     if (auto it = carried.find(c.id); it != carried.end()) {
       CellResult kept = it->second;
       kept.reused = true;
+      kept.run = run_id;  // carried over on purpose: part of this run
       if (Status s = lens::WriteFileAtomically(path, CellResultJson(kept)); !s.ok()) {
         std::fprintf(stderr, "otpu-regress run: %s\n", s.message().c_str());
         return kExitInfra;
@@ -273,6 +279,7 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
         StatusOr<CellResult> prev = ParseCellResult(*text, path);
         if (prev.ok() && prev->key == key && prev->outcome() == Outcome::kPass) {
           prev->reused = true;
+          prev->run = run_id;  // reused on purpose: part of this run
           if (lens::WriteFileAtomically(path, CellResultJson(*prev)).ok()) {
             ++reused;
             continue;
@@ -293,7 +300,8 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
     while (next < queue.size() && int(running.size()) < opts.jobs) {
       const Cell& c = queue[next++];
       std::vector<std::string> argv = {opts.self, "cell", m.path, "--id", c.id, "--out",
-                                       opts.out_dir, "--baselines", opts.baselines_dir};
+                                       opts.out_dir, "--baselines", opts.baselines_dir,
+                                       "--run", run_id};
       if (opts.accept) argv.push_back("--accept");
       if (opts.keep_profiles) argv.push_back("--keep-profiles");
       if (!opts.inject.empty()) argv.insert(argv.end(), {"--inject-trace-flip", opts.inject});
@@ -334,6 +342,7 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
         e.transport = child.cell.transport;
         e.seed = child.cell.seed;
         e.key = "";
+        e.run = run_id;
         e.command = ReproduceCommand(m, child.cell, opts.baselines_dir, default_baselines);
         e.wall_s = Now() - child.start;
         const std::string why =

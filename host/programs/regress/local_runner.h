@@ -55,8 +55,10 @@ struct RunOptions {
 // Runs the selection and writes the reports; returns the exit code (errors printed).
 int RunLocal(const Matrix& m, const RunOptions& opts);
 
-// Writes DIR/selection.json for `cells` (what `merge` expects).
-Status WriteSelection(const std::string& dir, const Matrix& m, const std::vector<Cell>& cells);
+// Writes DIR/selection.json for `cells` (what `merge` expects) with the run's id: the merge
+// counts only results stamped with it.
+Status WriteSelection(const std::string& dir, const Matrix& m, const std::vector<Cell>& cells,
+                      const std::string& run_id);
 
 // The shell command that reproduces one cell alone.
 std::string ReproduceCommand(const Matrix& m, const Cell& cell, const std::string& baselines_dir,

@@ -33,6 +33,7 @@ constexpr const char* kUsage =
     "                        [--out DIR] [--baselines DIR] [--accept] [--no-reuse] [--keep-profiles]\n"
     "       otpu-regress list MATRIX [--only REGEX] [--shard K/M]\n"
     "       otpu-regress cell MATRIX (--id ID | --index I [--only REGEX]) [--out DIR] [--baselines DIR] [--accept]\n"
+    "                         [--run ID]\n"
     "       otpu-regress merge DIR\n"
     "       otpu-regress slurm MATRIX [--out DIR] [--wait] [--max-parallel K] [--only REGEX]\n"
     "                          [--sbatch-arg ARG]...\n"
@@ -165,7 +166,9 @@ int Cell_(const std::vector<std::string>& args) {
   po::options_description o("cell options");
   o.add_options()("id", po::value<std::string>(), "the cell's id")(
       "index", po::value<int>(), "the I-th selected cell (with --only)")(
-      "only", po::value<std::string>()->default_value(""), "selection for --index");
+      "only", po::value<std::string>()->default_value(""), "selection for --index")(
+      "run", po::value<std::string>()->default_value(""),
+      "the run id of DIR/selection.json, written into the result (run and slurm pass it)");
   AddCommon(&o);
   po::variables_map vm;
   if (!ParseArgs("cell", args, o, &vm, 1)) return kExitUsage;
@@ -200,6 +203,7 @@ int Cell_(const std::vector<std::string>& args) {
   opts.accept = vm["accept"].as<bool>();
   opts.keep_profile = vm["keep-profiles"].as<bool>();
   opts.emulator = vm.count("emulator") ? vm["emulator"].as<std::string>() : FindEmulator();
+  opts.run_id = vm["run"].as<std::string>();
   std::string inject;
   if (vm.count("inject-trace-flip")) {
     inject = vm["inject-trace-flip"].as<std::string>();
@@ -292,11 +296,13 @@ int Run(const std::vector<std::string>& args) {
   return RunLocal(*m, opts);
 }
 
-// What `merge` needs in DIR before the Slurm jobs run: the selection (slurm_command.h).
-Status PrepareSlurmDir(const std::string& matrix, const std::string& only, const std::string& dir) {
+// What `merge` needs in DIR before the Slurm jobs run: the selection with the submission's
+// run id (slurm_command.h).
+Status PrepareSlurmDir(const std::string& matrix, const std::string& only, const std::string& dir,
+                       const std::string& run_id) {
   ASSIGN_OR_RETURN(Matrix m, ReadMatrix(matrix));
   ASSIGN_OR_RETURN(std::vector<Cell> cells, SelectCells(m, only, 1, 1));
-  return WriteSelection(dir, m, cells);
+  return WriteSelection(dir, m, cells, run_id);
 }
 
 int Main(int argc, char** argv) {

@@ -125,6 +125,12 @@ StatusOr<Index> ReadIndexDir(const std::string& dir) {
       !sel["name"].IsString()) {
     return InvalidArgument(dir + "/selection.json: not a selection ({matrix, name, cells})");
   }
+  // Results of another run (an earlier submission into DIR) are not this run's: stale.
+  std::string run;
+  if (sel.HasMember("run")) {
+    if (!sel["run"].IsString()) return InvalidArgument(dir + "/selection.json: run: expected a string");
+    run = sel["run"].GetString();
+  }
   std::vector<CellResult> cells;
   std::vector<std::string> missing;
   double wall = 0;
@@ -145,6 +151,15 @@ StatusOr<Index> ReadIndexDir(const std::string& dir) {
     if (!r.ok()) {
       // A damaged result is that cell's error: it never passes, and the other cells still count.
       cells.push_back(ErrorResult(v.GetString(), int(cells.size() + missing.size()), r.status().message()));
+      continue;
+    }
+    if (!run.empty() && r->run != run) {
+      // What an earlier run left behind never stands for this run's cell (its task died, or
+      // never ran): missing, an error, whatever that result said.
+      cells.push_back(ErrorResult(
+          v.GetString(), int(cells.size() + missing.size()),
+          "stale result from run " + (r->run.empty() ? std::string("(none)") : r->run) + " in " +
+              path + ": this run (" + run + ") wrote none for the cell"));
       continue;
     }
     cells.push_back(std::move(*r));

@@ -34,7 +34,9 @@ struct Index {
 Index MakeIndex(const std::string& matrix, const std::string& name, std::vector<CellResult> cells,
                 std::vector<std::string> missing, double wall_s);
 
-// Reads every DIR/cells/*.json into an index (for `merge` and --rerun-failed).
+// Reads DIR/cells/*.json of the cells DIR/selection.json selects into an index (for `merge`
+// and `run`). A result whose run id is not the selection's ("run") is stale: that cell is an
+// error naming both runs; a cell without a result is missing; both count against the run.
 StatusOr<Index> ReadIndexDir(const std::string& dir);
 // The merged index file and back.
 std::string IndexJson(const Index& index);

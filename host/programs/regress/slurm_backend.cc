@@ -76,6 +76,7 @@ StatusOr<std::string> RunSbatch(const std::vector<std::string>& argv) {
 
 std::string CellsScript(const SlurmOptions& options) {
   std::string only = options.only.empty() ? "" : " --only " + ShellQuote(options.only);
+  if (!options.run_id.empty()) only += " --run " + ShellQuote(options.run_id);
   return "#!/bin/sh\n"
          "# Written by `otpu-regress slurm` (docs/regress.md): array task i runs the i-th\n"
          "# selected cell of the matrix and writes its result JSON into cells/.\n"
@@ -148,6 +149,15 @@ StatusOr<SlurmSubmission> SubmitToSlurm(const SlurmOptions& options) {
   // A merge.rc left by an earlier submission would make Wait report that one's verdict.
   fs::remove(Path(options.out_dir, kMergeRcFile), ec);
   if (ec) return Internal("cannot remove " + Path(options.out_dir, kMergeRcFile) + ": " + ec.message());
+  // Results of an earlier submission must not be merged as this one's (the merge also refuses
+  // them by run id; removing them keeps DIR/cells/ to this submission's).
+  for (const auto& entry : fs::directory_iterator(Path(options.out_dir, "cells"), ec)) {
+    if (entry.path().extension() != ".json") continue;
+    std::error_code rm;
+    fs::remove(entry.path(), rm);
+    if (rm) return Internal("cannot remove " + entry.path().string() + ": " + rm.message());
+  }
+  if (ec) return Internal("cannot list " + Path(options.out_dir, "cells") + ": " + ec.message());
   RETURN_IF_ERROR(WriteFileAtomically(Path(options.out_dir, kCellsScript), CellsScript(options)));
   RETURN_IF_ERROR(WriteFileAtomically(Path(options.out_dir, kMergeScript), MergeScript(options)));
 

@@ -27,6 +27,7 @@ struct SlurmOptions {
   int cells = 0;             // N, the number of selected cells (`otpu-regress list`); > 0
   int max_parallel = 0;      // K, at most K tasks at once (--array=...%K); 0 for no limit
   std::string only;          // the --only regex the cells were selected with; "" for all
+  std::string run_id;        // the submission's id, passed to every task (--run); "" for none
   std::vector<std::string> sbatch_args;  // passed to both sbatch calls (--partition=...)
   std::string sbatch = "sbatch";         // the sbatch program (PATH searched)
 };
@@ -70,7 +71,8 @@ std::vector<std::string> MergeSbatchCommand(const SlurmOptions& options,
 // Parses `sbatch --parsable` output ("ID" or "ID;CLUSTER") into the job id.
 StatusOr<std::string> ParseJobId(const std::string& sbatch_output);
 
-// Creates DIR/logs and DIR/cells, removes a stale DIR/merge.rc, writes both scripts (each to a
+// Creates DIR/logs and DIR/cells, removes a stale DIR/merge.rc and the results of earlier
+// submissions (DIR/cells/*.json), writes both scripts (each to a
 // temporary name, then renamed), and submits the array, then the merge with
 // --dependency=afterany:<array>. Errors name the command and quote sbatch's stderr; when the
 // merge submission fails the array is already queued, and the message gives its id.

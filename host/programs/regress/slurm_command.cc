@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/exit_codes.h"
+#include "host/programs/regress/run_id.h"
 #include "host/programs/regress/captured_command.h"
 #include "host/programs/regress/slurm_backend.h"
 
@@ -130,8 +131,9 @@ int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare) {
                                 (options.only.empty() ? "" : " by --only " + options.only));
   }
 
+  options.run_id = NewRunId();
   if (prepare) {
-    Status prepared = prepare(options.matrix, options.only, options.out_dir);
+    Status prepared = prepare(options.matrix, options.only, options.out_dir, options.run_id);
     if (!prepared.ok()) {
       StatusCode c = prepared.code();
       bool bad_input = c == StatusCode::kInvalidArgument || c == StatusCode::kNotFound ||

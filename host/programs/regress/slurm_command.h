@@ -15,8 +15,10 @@ namespace otpu::regress {
 // there which cells MATRIX --only REGEX selects (its selection.json), so the merge can count a
 // cell whose task died as missing. InvalidArgument, NotFound or DataLoss for a bad matrix
 // (exit 4), anything else is infrastructure (exit 5).
+// `run_id` is the submission's id (run_id.h): the selection records it, every task stamps its
+// result with it, and the merge counts no other result.
 using SlurmPrepare = std::function<Status(const std::string& matrix, const std::string& only,
-                                          const std::string& out_dir)>;
+                                          const std::string& out_dir, const std::string& run_id)>;
 
 // Runs the `slurm` subcommand. argv[0] is the subcommand's name ("slurm") and is ignored; the
 // rest are its options. Selects the cells with `<this binary> list MATRIX [--only REGEX]`,

@@ -1,6 +1,5 @@
 #include "lens/app/app_server.h"
 
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,7 +11,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <httplib.h>
 
 #include "base/subprocess.h"
 #include "lens/file_io.h"
@@ -102,80 +100,47 @@ StatusOr<std::unique_ptr<AppServer>> AppServer::Create(std::string page, std::st
     ASSIGN_OR_RETURN(profile_fd, OpenRegularFile(s->profile_path_));
   }
   s->profile_fd_ = std::move(profile_fd);
-  s->server_ = std::make_unique<httplib::Server>();
-  httplib::Server& srv = *s->server_;
-  // httplib's default adds SO_REUSEPORT, which would let a second `lens open --port N` share the
-  // port silently; SO_REUSEADDR alone still allows a quick restart.
-  srv.set_socket_options([](socket_t sock) {
-    int yes = 1;
-    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  });
+  HttpLimits limits;
+  limits.max_head_bytes = kMaxHeadBytes;
+  limits.max_fields = kMaxHeaders;
+  limits.max_body_bytes = kMaxBodyBytes;
+  limits.read_deadline = std::chrono::seconds(kIoTimeoutSeconds);
+  limits.max_connections = kMaxConnections;
+  limits.max_per_client = kMaxConnectionsPerClient;
   AppServer* self = s.get();
-  // No keep-alive: an idle kept-alive connection holds a worker, and Stop() waits for it.
-  srv.set_keep_alive_max_count(1);
-  // A client that stops sending (or trickles) gives up its worker after kIoTimeoutSeconds per
-  // read; requests are GETs, so a body is refused past a few KiB.
-  srv.set_read_timeout(kIoTimeoutSeconds, 0);
-  srv.set_write_timeout(kIoTimeoutSeconds, 0);
-  srv.set_payload_max_length(kMaxBodyBytes);
-  srv.set_pre_routing_handler([self](const httplib::Request& req, httplib::Response& res) {
-    if (req.headers.size() > kMaxHeaders) {
-      res.status = 431;
-      res.set_content("more than " + std::to_string(kMaxHeaders) + " header fields",
-                      "text/plain");
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    // DNS-rebinding guard: only our own address may be asked for.
-    if (!IsOwnHost(req.get_header_value("Host"), self->port_)) {
-      res.status = 421;
-      res.set_content("Host must be 127.0.0.1:" + std::to_string(self->port_) + " or localhost:" +
-                          std::to_string(self->port_),
-                      "text/plain");
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
-  srv.Get("/favicon.ico", [](const httplib::Request&, httplib::Response& res) {
-    res.set_header("Cache-Control", "max-age=86400");
-    res.set_content(kFavicon, "image/svg+xml");
-  });
-  srv.Get("/", [self](const httplib::Request&, httplib::Response& res) {
-    res.set_header("Cache-Control", "no-store");
-    res.set_content(self->page_, "text/html; charset=utf-8");
-  });
-  srv.Get("/profile", [self](const httplib::Request&, httplib::Response& res) {
-    res.set_header("Cache-Control", "no-store");
-    if (self->profile_path_.empty()) {
-      res.status = 404;
-      res.set_content("no profile: lens open was started without a FILE", "text/plain");
-      return;
-    }
-    StatusOr<std::string> bytes = self->ProfileBytes();
-    if (!bytes.ok()) {
-      res.status = 500;
-      res.set_content(bytes.status().message(), "text/plain");
-      return;
-    }
-    res.set_header("X-Lens-File",
-                   std::filesystem::path(self->profile_path_).filename().string());
-    res.set_content(std::move(bytes).value(), "application/octet-stream");
-  });
-  const std::string where = std::string(kAppServerHost) + ":" + std::to_string(port);
-  if (port == 0) {
-    s->port_ = srv.bind_to_any_port(kAppServerHost);
-    if (s->port_ <= 0) return Unavailable(where + ": cannot listen on any free port");
-  } else {
-    if (!srv.bind_to_port(kAppServerHost, port)) {
-      return Unavailable(where + ": cannot listen (is the port in use? try --port 0)");
-    }
-    s->port_ = port;
-  }
-  s->thread_ = std::thread([self] { self->server_->listen_after_bind(); });
-  // Stop() before the loop runs would be lost: wait until it does (microseconds in practice).
-  for (int i = 0; i < 5000 && !srv.is_running(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  ASSIGN_OR_RETURN(s->server_,
+                   HttpServer::Listen(kAppServerHost, port,
+                                      [self](const HttpRequest& r) { return self->Route(r); },
+                                      limits));
+  s->port_ = s->server_->port();
   return s;
+}
+
+HttpResponse AppServer::Route(const HttpRequest& req) {
+  // DNS-rebinding guard: only our own address may be asked for.
+  if (!IsOwnHost(req.host, port_)) {
+    return {421, "text/plain", {},
+            "Host must be 127.0.0.1:" + std::to_string(port_) + " or localhost:" +
+                std::to_string(port_)};
+  }
+  const std::string path = req.target.substr(0, req.target.find('?'));
+  if (req.method != "GET") return {405, "text/plain", {{"Allow", "GET"}}, "only GET is served"};
+  if (path == "/favicon.ico") {
+    return {200, "image/svg+xml", {{"Cache-Control", "max-age=86400"}}, kFavicon};
+  }
+  if (path == "/") return {200, "text/html; charset=utf-8", {{"Cache-Control", "no-store"}}, page_};
+  if (path != "/profile") return {404, "text/plain", {}, "not found"};
+  if (profile_path_.empty()) {
+    return {404, "text/plain", {{"Cache-Control", "no-store"}},
+            "no profile: lens open was started without a FILE"};
+  }
+  StatusOr<std::string> bytes = ProfileBytes();
+  if (!bytes.ok()) return {500, "text/plain", {{"Cache-Control", "no-store"}}, bytes.status().message()};
+  return {200,
+          "application/octet-stream",
+          {{"Cache-Control", "no-store"},
+           {"X-Lens-File", std::filesystem::path(profile_path_).filename().string()}},
+          std::move(bytes).value()};
 }
 
 StatusOr<std::string> AppServer::ProfileBytes() {
@@ -189,8 +154,7 @@ StatusOr<std::string> AppServer::ProfileBytes() {
 }
 
 AppServer::~AppServer() {
-  Stop();
-  if (thread_.joinable()) thread_.join();
+  server_.reset();  // its thread runs Route, which reads the members below it
 }
 
 std::string AppServer::Url() const {
@@ -198,11 +162,11 @@ std::string AppServer::Url() const {
 }
 
 void AppServer::Stop() {
-  if (server_) server_->stop();
+  if (server_) server_->Stop();
 }
 
 void AppServer::Wait() {
-  if (thread_.joinable()) thread_.join();
+  if (server_) server_->Wait();
 }
 
 StatusOr<std::string> OpenBrowser(const std::string& url, const std::vector<std::string>& commands) {

@@ -9,15 +9,11 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "base/status.h"
 #include "base/unique_fd.h"
-
-namespace httplib {
-class Server;
-}
+#include "lens/app/http_server.h"
 
 namespace otpu::lens {
 
@@ -52,22 +48,28 @@ class AppServer {
   // The served file's bytes, reopening the path once the held file was replaced.
   StatusOr<std::string> ProfileBytes();
 
-  std::unique_ptr<httplib::Server> server_;
-  std::thread thread_;
+  // Answers one request (the routes above).
+  HttpResponse Route(const HttpRequest& req);
+
+  std::unique_ptr<HttpServer> server_;
   std::string page_;
   std::string profile_path_;
-  std::mutex profile_mu_;  // guards profile_fd_: requests run on several threads
+  std::mutex profile_mu_;  // guards profile_fd_
   UniqueFd profile_fd_;    // the file last checked at profile_path_
   int port_ = 0;
 };
 
 // The address the server binds: loopback only, never a public interface.
 inline constexpr const char* kAppServerHost = "127.0.0.1";
-// Limits of one request (docs/lens-app.md): header fields (431 past it), body bytes, and the
-// seconds a read or write may wait before the connection is dropped.
+// Limits of one connection (docs/lens-app.md, http_server.h): header fields and head bytes
+// (431 past them), body bytes (413), the seconds from accept to the whole request, and the
+// connections open at once (overall and from one address).
 inline constexpr size_t kMaxHeaders = 100;
+inline constexpr size_t kMaxHeadBytes = 16 * 1024;
 inline constexpr size_t kMaxBodyBytes = 64 * 1024;
 inline constexpr int kIoTimeoutSeconds = 2;
+inline constexpr size_t kMaxConnections = 256;
+inline constexpr size_t kMaxConnectionsPerClient = 64;
 
 // Opens `url` in the user's browser with the first of `commands` found on PATH (or given as a
 // path), detached, output discarded; returns the command used. Unavailable when there is no

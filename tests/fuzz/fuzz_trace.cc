@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   TraceRegisters regs;
   regs.cycles = cycles < 0 ? -1 : cycles;
   regs.keep_last = data[8] & 1;
-  std::vector<trace::Record> records((size - 9) / 8);
+  std::vector<otpu::trace::Record> records((size - 9) / 8);
   if (!records.empty()) std::memcpy(records.data(), data + 9, records.size() * 8);
   regs.count = int64_t(records.size());
   regs.depth = 16384;

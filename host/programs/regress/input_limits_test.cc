@@ -152,5 +152,20 @@ TEST(RegressInput, ADamagedCellResultIsThatCellsErrorInTheIndex) {
   EXPECT_FALSE(index->passed());
 }
 
+// The name is the default out dir's last component: "../x" wrote reports outside out/regress,
+// "/x" landed in out/regress//x.
+TEST(RegressInput, AMatrixNameThatIsNotOnePlainPathComponentIsRefused) {
+  for (const char* name : {"../escape", "/abs", "a/b", ".hidden", "sp ace", "nul\\u0001"}) {
+    const std::string json = std::string(R"({"name": ")") + name +
+                             R"(", "workloads": [{"name": "mlp-small"}]})";
+    StatusOr<Matrix> m = ParseMatrix(json, "m.json");
+    ASSERT_FALSE(m.ok()) << name;
+    EXPECT_NE(m.status().message().find("m.json: name: expected at most 64 letters"),
+              std::string::npos) << m.status().message();
+  }
+  EXPECT_TRUE(ParseMatrix(R"({"name": "smoke-2.x_y", "workloads": [{"name": "mlp-small"}]})",
+                          "m.json").ok());
+}
+
 }  // namespace
 }  // namespace otpu::regress

@@ -4,6 +4,7 @@
 #include <rapidjson/error/en.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "base/json.h"
@@ -183,6 +184,17 @@ StatusOr<Matrix> ParseMatrix(const std::string& json, const std::string& path) {
     return r.Error("name", "expected a non-empty string");
   }
   m.name = doc["name"].GetString();
+  // The name is a directory under out/regress/ (the default --out): one path component of
+  // letters, digits, '.', '_' and '-', not starting with '.', so it cannot climb out of it.
+  const bool plain = m.name.size() <= 64 && m.name[0] != '.' &&
+                     std::all_of(m.name.begin(), m.name.end(), [](char c) {
+                       return std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
+                              c == '_' || c == '-';
+                     });
+  if (!plain) {
+    return r.Error("name", "expected at most 64 letters, digits, '.', '_' or '-', not starting "
+                           "with '.' (it names the directory out/regress/NAME)");
+  }
   if (doc.HasMember("description")) {
     if (!doc["description"].IsString()) return r.Error("description", "expected a string");
     m.description = doc["description"].GetString();

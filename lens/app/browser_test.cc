@@ -313,6 +313,81 @@ TEST_F(BrowserTest, DeepLinksOpenTheirView) {
   EXPECT_TRUE(chromium_->errors().empty()) << Errors();
 }
 
+// The timeline's search steps through its matches with real keys, as Perfetto's does: typed
+// into the box, Enter pins the first match in start order ("1 of N"), Enter the next,
+// Shift-Enter the previous; N is the instructions filter's count for the same term.
+TEST_F(BrowserTest, SearchStepsThroughMatchesWithEnter) {
+  ASSERT_TRUE(chromium_->Navigate(PageOf(MlpSmall(), "search") + "#view=timeline").ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.body.dataset.ready || ''", 30).ok());
+  const std::string box = Eval("(() => { const r = document.getElementById('timeline-find').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2].join(); })()");
+  double x = 0, y = 0;
+  ASSERT_EQ(std::sscanf(box.c_str(), "\"%lf,%lf\"", &x, &y), 2) << box;
+  ASSERT_TRUE(chromium_->Click(x, y).ok());
+  for (const char* k : {"M", "M"}) ASSERT_TRUE(chromium_->PressKey(k).ok());
+  const std::string n = Eval("String(lens.filterInstrs(lens.app.m, 'MM').length)");
+  ASSERT_NE(n, "\"0\"");
+  const std::string count = "document.getElementById('timeline-find-count').textContent";
+  // The k-th match in start order (equal starts in row order), by idx.
+  auto nth = [](int k) { return "(() => { const m = lens.app.m, o = Array.from(lens.filterInstrs(m, 'MM')).sort((a, b) => m.s[a] - m.s[b] || a - b); return String(m.idx[o[" + std::to_string(k) + "]]); })()"; };
+  ASSERT_TRUE(chromium_->PressKey("Enter").ok());
+  EXPECT_EQ(Eval(count), "\"1 of " + n.substr(1, n.size() - 2) + "\"");
+  EXPECT_EQ(Eval("String(lens.app.params.pin)"), Eval(nth(0)));
+  ASSERT_TRUE(chromium_->PressKey("Enter").ok());
+  EXPECT_EQ(Eval(count), "\"2 of " + n.substr(1, n.size() - 2) + "\"");
+  EXPECT_EQ(Eval("String(lens.app.params.pin)"), Eval(nth(1)));
+  ASSERT_TRUE(chromium_->PressKey("Enter", 8).ok());  // Shift-Enter
+  EXPECT_EQ(Eval(count), "\"1 of " + n.substr(1, n.size() - 2) + "\"");
+  ASSERT_TRUE(chromium_->PressKey("Enter", 8).ok());  // wraps to the last
+  EXPECT_EQ(Eval(count), "\"" + n.substr(1, n.size() - 2) + " of " + n.substr(1, n.size() - 2) + "\"");
+  // The pinned match is in view.
+  EXPECT_EQ(Eval("(() => { const T = lens.app.view, m = lens.app.m, i = T.pin; return T.v0 <= m.s[i] && m.s[i] <= T.v1; })()"), "true");
+  EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+}
+
+// `?` shows every key the page answers, with real key presses; Esc closes it; and the docs'
+// "Keyboard and mouse" table names every one of those keys.
+TEST_F(BrowserTest, QuestionMarkListsEveryKey) {
+  ASSERT_TRUE(chromium_->Navigate(PageOf(MlpSmall(), "keys") + "#view=timeline").ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.body.dataset.ready || ''", 30).ok());
+  ASSERT_TRUE(chromium_->PressKey("?", 8).ok());
+  EXPECT_EQ(Eval("(() => { const el = document.getElementById('key-help'); return !!el && !el.hidden && el.getBoundingClientRect().height > 100; })()"), "true");
+  const std::string rows = Eval("lens.kKeyHelp.map((r) => r.join('|')).join('\\n')");
+  EXPECT_EQ(Eval("document.querySelectorAll('#key-help-table tr').length"), std::to_string(1 + std::count(rows.begin(), rows.end(), '|') / 2));
+  ASSERT_TRUE(chromium_->PressKey("Escape").ok());
+  EXPECT_EQ(Eval("document.getElementById('key-help').hidden"), "true");
+  // Esc with the help closed still does the timeline's job (nothing pinned: the page stays).
+  EXPECT_EQ(Eval("lens.app.view.key"), "\"timeline\"");
+  std::ifstream doc(LENS_APP_DOC);
+  std::string text((std::istreambuf_iterator<char>(doc)), std::istreambuf_iterator<char>());
+  const size_t from = text.find("## Keyboard and mouse");
+  ASSERT_NE(from, std::string::npos);
+  const std::string table = text.substr(from, text.find("\n## ", from + 3) - from);
+  // Each help row's keys appear in the docs' table in a row of the same place.
+  const std::string list = Eval("JSON.stringify(lens.kKeyHelp)");
+  rapidjson::Document outer, help;
+  outer.Parse(list.c_str());
+  ASSERT_TRUE(outer.IsString());
+  help.Parse(outer.GetString());
+  ASSERT_TRUE(help.IsArray());
+  for (const auto& row : help.GetArray()) {
+    const std::string where = row[0].GetString(), keys = row[1].GetString();
+    bool found = false;
+    for (size_t at = table.find("| " + where + " |"); at != std::string::npos && !found; at = table.find("| " + where + " |", at + 1)) {
+      const std::string line = table.substr(at, table.find('\n', at) - at);
+      found = true;
+      for (size_t a = 0; a < keys.size();) {
+        size_t b = keys.find_first_of(" ,", a);
+        if (b == std::string::npos) b = keys.size();
+        const std::string k = keys.substr(a, b - a);
+        if (!k.empty() && line.find(k) == std::string::npos) found = false;
+        a = b + 1;
+      }
+    }
+    EXPECT_TRUE(found) << "docs/lens-app.md's key table lacks " << where << ": " << keys;
+  }
+  EXPECT_TRUE(chromium_->errors().empty()) << Errors();
+}
+
 // Puts `bytes` as a file named `name` into the page (without a profile) through `how`: 'drop'
 // on the window, or 'pick' through the Open file input; waits until it is open.
 static std::string OpenInPage(HeadlessChromium* c, const std::string& bytes, const std::string& name, const std::string& how) {

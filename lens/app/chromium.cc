@@ -143,6 +143,36 @@ Status HeadlessChromium::SetViewport(int width, int height) {
       .status();
 }
 
+Status HeadlessChromium::PressKey(const std::string& key, int modifiers) {
+  // Named keys send no text; a printable one sends itself as text (so keypress/input happen).
+  static const std::pair<const char*, int> kNamed[] = {{"Enter", 13}, {"Escape", 27}, {"Tab", 9},
+                                                       {"ArrowLeft", 37}, {"ArrowRight", 39}};
+  int code = 0;
+  for (const auto& [name, c] : kNamed) {
+    if (key == name) code = c;
+  }
+  std::string text = code == 13 ? "\\r" : code ? "" : key;
+  if (text == "\"" || text == "\\") text = "\\" + text;
+  std::string common = "\"key\":\"" + (key == "\"" || key == "\\" ? "\\" + key : key) +
+                       "\",\"modifiers\":" + std::to_string(modifiers) +
+                       (code ? ",\"windowsVirtualKeyCode\":" + std::to_string(code) : std::string());
+  StatusOr<std::string> down = Call("Input.dispatchKeyEvent",
+                                    "{\"type\":\"keyDown\"," + common + (text.empty() ? "" : ",\"text\":\"" + text + "\"") + "}", true, 30);
+  if (!down.ok()) return down.status();
+  return Call("Input.dispatchKeyEvent", "{\"type\":\"keyUp\"," + common + "}", true, 30).status();
+}
+
+Status HeadlessChromium::Click(double x, double y) {
+  for (const char* type : {"mousePressed", "mouseReleased"}) {
+    StatusOr<std::string> r = Call("Input.dispatchMouseEvent",
+                                   std::string("{\"type\":\"") + type + "\",\"x\":" + std::to_string(x) + ",\"y\":" +
+                                       std::to_string(y) + ",\"button\":\"left\",\"buttons\":1,\"clickCount\":1}",
+                                   true, 30);
+    if (!r.ok()) return r.status();
+  }
+  return OkStatus();
+}
+
 HeadlessChromium::~HeadlessChromium() {
   if (process_ && to_ >= 0) {
     // Ask it to close, without waiting for an answer it may never send while shutting down.

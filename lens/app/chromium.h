@@ -36,6 +36,12 @@ class HeadlessChromium {
   Status Screenshot(const std::string& path, int max_height = 2400);
   // Resizes the page's viewport (CSS pixels), as a window of that size would be.
   Status SetViewport(int width, int height);
+  // A real key press (keyDown with its text, then keyUp) through Input.dispatchKeyEvent, so the
+  // page sees trusted events as from a keyboard. `key` is the DOM key ("Enter", "?", "a"),
+  // `modifiers` DevTools' bit set (1 Alt, 2 Ctrl, 4 Meta, 8 Shift).
+  Status PressKey(const std::string& key, int modifiers = 0);
+  // A real left click at page coordinates (CSS pixels) through Input.dispatchMouseEvent.
+  Status Click(double x, double y);
   // Uncaught exceptions and console errors the page raised since the last ClearErrors().
   const std::vector<std::string>& errors() const { return errors_; }
   void ClearErrors() { errors_.clear(); }

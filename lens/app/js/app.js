@@ -239,6 +239,42 @@ async function openFileObject(file) {
   await openBytes(new Uint8Array(await file.arrayBuffer()), file.name);
 }
 
+// Every key the page answers, by where it works: the `?` help shows this table, and
+// docs/lens-app.md's "Keyboard and mouse" lists the same (the browser test compares them).
+const kKeyHelp = [
+  ['anywhere', '1 … 7', 'switch view (in tab order)'],
+  ['anywhere', '?', 'this help (Esc or ? closes it)'],
+  ['timeline', 'W S', 'zoom in, out (around the pointer)'],
+  ['timeline', 'A D', 'pan left, right by a fifth'],
+  ['timeline', '← →', 'pan by an eighth'],
+  ['timeline', '+ −', 'zoom in, out'],
+  ['timeline', '0', 'the whole run'],
+  ['timeline', 'Enter, Shift-Enter', 'next, previous highlight match (in the search box too)'],
+  ['timeline', 'Esc', 'clear the selection, else unpin'],
+  ['floorplan', 'Space', 'play / pause'],
+  ['floorplan', '← →', 'step back, forward'],
+  ['floorplan', 'Home End', 'first, last cycle'],
+];
+
+// The keyboard help (`?`): an overlay over the page, closed by Esc, `?` or a click.
+const keyHelp = {
+  el: null,
+  get open() { return !!this.el && !this.el.hidden; },
+  toggle(show = !this.open) {
+    if (!this.el) {
+      this.el = h('div', { id: 'key-help', role: 'dialog', 'aria-label': 'Keyboard shortcuts', hidden: true, onclick: (e) => { if (e.target === this.el) this.toggle(false); } },
+        h('div', { class: 'kh-box' }, h('h2', {}, 'Keyboard'),
+          h('table', { class: 'plain', id: 'key-help-table' }, h('tr', {}, h('th', { class: 'l' }, 'where'), h('th', { class: 'l' }, 'key'), h('th', { class: 'l' }, 'action')),
+            kKeyHelp.map(([where, keys, what]) => h('tr', {}, h('td', { class: 'l' }, where),
+              h('td', { class: 'l' }, keys.split(/(, | )/).map((k) => (k === ' ' || k === ', ' ? k : h('kbd', {}, k)))), h('td', { class: 'l' }, what)))),
+          h('p', { class: 'muted' }, 'Mouse: timeline wheel zooms, drag pans, shift-drag selects, double-click shows the whole run, click pins; tables sort by a click on a header.'),
+          h('button', { onclick: () => this.toggle(false) }, 'Close')));
+      document.body.append(this.el);
+    }
+    this.el.hidden = !show;
+  },
+};
+
 function setupChrome() {
   const nav = byId('tabs');
   kViews.forEach((v, k) => {
@@ -281,7 +317,10 @@ function setupChrome() {
   window.addEventListener('pagehide', () => writeHash(true));
   window.addEventListener('keydown', (e) => {
     if (e.target.closest && e.target.closest('input, select, textarea')) return;
-    if (e.ctrlKey || e.metaKey || e.altKey || !app.m) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    // The help works before a profile is open too; while it is open, Esc closes it, not a pin.
+    if (e.key === '?' || (e.key === 'Escape' && keyHelp.open)) { keyHelp.toggle(e.key === '?' ? undefined : false); e.preventDefault(); return; }
+    if (!app.m) return;
     const k = '1234567'.indexOf(e.key);
     if (k >= 0 && kViews[k]) { setHash({ view: kViews[k].key }, true); e.preventDefault(); return; }
     if (app.view && app.view.onKey && app.view.onKey(e)) e.preventDefault();
@@ -335,7 +374,7 @@ if (typeof document === 'undefined') {
   workerMain();
 } else {
   // For the browser test: the app's state, the analysis it shares with `lens summary`, and the parser.
-  window.lens = { app, compare, compareOf, depsOf, hashState, flushHash: () => writeHash(true), summary: (pi) => summaryOf(modelOf(pi || 0)), setHash,
+  window.lens = { app, keyHelp, kKeyHelp, filterInstrs, compare, compareOf, depsOf, hashState, flushHash: () => writeHash(true), summary: (pi) => summaryOf(modelOf(pi || 0)), setHash,
     parse: (text, name) => parseProfileJson(new TextEncoder().encode(text), name || 'test.json') };
   main().catch((e) => { showError(e); document.body.dataset.ready = 'error'; });
 }

@@ -318,7 +318,26 @@ async function selftestTimelineTools(m, at, check, pi) {
   await show({ view: 'timeline', find: term, range: null, pin: null });
   check(T.found && T.found.count === filterInstrs(m, term).length, where, 'highlight "' + term + '" found ' + (T.found && T.found.count));
   check(byId('timeline-find-count').textContent.startsWith(fmtInt(filterInstrs(m, term).length)), where, 'the match count reads ' + byId('timeline-find-count').textContent);
-  await show({ find: null });
+  // Enter / Shift-Enter in the search box step through the matches in start order, pinning
+  // each ("k of N"), wrapping at the ends.
+  {
+    const order = sortIndices(filterInstrs(m, term), (i) => m.s[i]), n = order.length;
+    const key = (shiftKey) => T.search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', shiftKey, bubbles: true, cancelable: true }));
+    T.reset();
+    await show({ pin: null });
+    key(false);
+    check(T.pin === order[0] && byId('timeline-find-count').textContent === '1 of ' + fmtInt(n), where, 'Enter pinned #' + (T.pin === undefined ? '–' : m.idx[T.pin]) + ' (' + byId('timeline-find-count').textContent + '), not the first match #' + m.idx[order[0]]);
+    check(T.v0 <= m.s[order[0]] && m.s[order[0]] <= T.v1, where, 'the first match is not in view');
+    if (n > 1) { key(false); check(T.pin === order[1] && byId('timeline-find-count').textContent.startsWith('2 of '), where, 'a second Enter did not go to the second match'); key(true); }
+    key(true);
+    check(T.pin === order[n - 1] && byId('timeline-find-count').textContent === fmtInt(n) + ' of ' + fmtInt(n), where, 'Shift-Enter from the first match did not wrap to the last');
+  }
+  await show({ find: null, pin: null });
+  // The keyboard help (?) opens over the page, lists every key, and Esc closes it.
+  window.dispatchEvent(new KeyboardEvent('keydown', { key: '?', bubbles: true }));
+  check(keyHelp.open && byId('key-help-table').querySelectorAll('tr').length === kKeyHelp.length + 1, where, '? did not show the key table');
+  window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+  check(!keyHelp.open && T.m === m, where, 'Esc did not close the key help');
   // Shift-drag selects a range with totals that add up.
   T.reset();
   const y = kAxisH + 5;

@@ -46,12 +46,21 @@ const TimelineView = {
       h('span', { class: 'sep' }),
       this.rangeLabel = h('span', { class: 'muted', id: 'timeline-range' }),
       h('span', { class: 'sep' }),
-      this.search = h('input', { type: 'search', id: 'timeline-find', placeholder: 'highlight: MM, d0x100, pc:13, unit:VPU', style: { width: '230px' } }),
+      this.search = h('input', { type: 'search', id: 'timeline-find', placeholder: 'highlight: MM, d0x100, pc:13 (Enter: next)', style: { width: '230px' } }),
       this.findCount = h('span', { class: 'muted', id: 'timeline-find-count' }),
       h('span', { class: 'spacer', style: { flex: 1 } }),
-      h('span', { class: 'muted' }, 'wheel zoom · drag pan · shift-drag select · click pins · ', h('kbd', {}, 'W'), h('kbd', {}, 'A'), h('kbd', {}, 'S'), h('kbd', {}, 'D'), ' ', h('kbd', {}, '←'), h('kbd', {}, '→'), ' ', h('kbd', {}, '0')));
+      h('span', { class: 'muted' }, 'wheel zoom · drag pan · shift-drag select · click pins · ', h('kbd', {}, 'W'), h('kbd', {}, 'A'), h('kbd', {}, 'S'), h('kbd', {}, 'D'), ' ', h('kbd', {}, '←'), h('kbd', {}, '→'), ' ', h('kbd', {}, '0'), ' · ', h('kbd', {}, '?'), ' all keys'));
     let timer = 0;
     this.search.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => setHash({ find: this.search.value || null }), 150); });
+    // Enter / Shift-Enter step to the next / previous match, as Perfetto's search does; a term
+    // still waiting for its debounce is applied first, so typing and Enter at once works.
+    this.search.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter') return;
+      e.preventDefault();
+      clearTimeout(timer);
+      if ((this.search.value || '') !== (this.findText || '')) setHash({ find: this.search.value || null });
+      this.stepFind(e.shiftKey ? -1 : 1);
+    });
     this.selPanel = h('div', { class: 'pinned', id: 'timeline-selection', hidden: true });
     this.canvas = h('canvas', { id: 'timeline-canvas', tabindex: 0 });
     this.pinPanel = h('div', { class: 'pinned', id: 'timeline-pinned' });
@@ -108,6 +117,7 @@ const TimelineView = {
     else if (k === '+' || k === '=') this.zoom(1 / 1.6);
     else if (k === '-' || k === '_') this.zoom(1.6);
     else if (k === '0') this.reset();
+    else if (k === 'Enter' && this.found) this.stepFind(e.shiftKey ? -1 : 1);
     else if (k === 'Escape') setHash(this.selection ? { sel: null } : { pin: null });
     else return false;
     return true;
@@ -177,12 +187,32 @@ const TimelineView = {
     if (find !== this.findText) {
       this.findText = find;
       this.found = find ? matchMask(m, find) : null;
-      this.findCount.textContent = this.found ? fmtInt(this.found.count) + ' match' + (this.found.count === 1 ? '' : 'es') : '';
+      this.findAt = -1;
     }
+    // The current match is the pinned instruction when it is one ("3 of 116").
+    if (this.found) this.findAt = this.pin !== undefined && this.found.mask[this.pin] ? this.found.order.indexOf(this.pin) : -1;
+    this.findCount.textContent = !this.found ? '' : this.findAt >= 0 && this.found.count
+      ? fmtInt(this.findAt + 1) + ' of ' + fmtInt(this.found.count)
+      : fmtInt(this.found.count) + ' match' + (this.found.count === 1 ? '' : 'es');
     if (this.search.value !== find && document.activeElement !== this.search) this.search.value = find;
     this.renderSelection();
     this.renderPin();
     this.draw();
+  },
+  // Steps to the next (dir 1) or previous (−1) match in start order, wrapping, and pins it (which
+  // zooms onto it unless it is in view). From no current match: the first match starting at or
+  // after the view's left edge, or the last starting before its right edge.
+  stepFind(dir) {
+    const m = this.m, f = this.found;
+    if (!f || !f.count) return;
+    let k = this.findAt;
+    if (k < 0) {
+      const edge = dir > 0 ? this.v0 : this.v1;
+      k = dir > 0 ? f.order.findIndex((i) => m.s[i] >= edge) : f.order.findLastIndex((i) => m.s[i] < edge);
+      if (k < 0) k = dir > 0 ? 0 : f.count - 1;
+    } else k = (k + dir + f.count) % f.count;
+    const i = f.order[k];
+    setHash({ pin: m.idx[i], t: m.s[i] });
   },
   layout() {
     const m = this.m;
@@ -506,7 +536,9 @@ function drawCycleAxisTop(ctx, x0, y, width, a, b) {
 function matchMask(m, text) {
   const rows = filterInstrs(m, text), mask = new Uint8Array(m.n);
   for (const i of rows) mask[i] = 1;
-  return { mask, count: rows.length };
+  // Stepping order (Enter): by start. Computed only for a highlight, not at load.
+  const order = sortIndices(rows, (i) => m.s[i]);  // stable: equal starts stay in row order
+  return { mask, count: rows.length, order };
 }
 
 // Totals of cycles [a, b) (clamped to the run): per unit the union of its instructions' busy

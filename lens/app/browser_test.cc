@@ -497,6 +497,43 @@ static std::pair<std::string, std::string> MovedMost(HeadlessChromium* c, const 
   return {got, "\"" + want + "\""};
 }
 
+// The compare view's summary line against lens diff on the same pair: its cycles and
+// roofline.efficiency fields, and its first three "moved most" instructions (pc, idx, change of
+// end − start cycles). The page must show the compare view's overview.
+static void ExpectSummaryIsLensDiffs(HeadlessChromium* c, const std::string& base, const std::string& cur) {
+  StatusOr<ProfileFile> b = Read(base), n = Read(cur);
+  ASSERT_TRUE(b.ok() && n.ok());
+  const ProfileDiff d = DiffProfiles(b->profiles, n->profiles);
+  ASSERT_FALSE(d.profiles.empty());
+  const ProfileDelta& p = d.profiles[0];
+  std::string top;
+  for (size_t k = 0; k < p.instrs.size() && k < 3; ++k) {
+    const InstrDelta& x = p.instrs[k];
+    top += (k ? "," : "") + std::to_string(x.pc) + ":" + std::to_string(x.idx) + ":" + std::to_string(x.cycles_after - x.cycles_before);
+  }
+  const int64_t c0 = b->profiles[0].cycles, c1 = n->profiles[0].cycles;
+  for (const FieldDelta& f : p.fields) {
+    if (f.field == "cycles") {
+      EXPECT_EQ(int64_t(f.before), c0);
+      EXPECT_EQ(int64_t(f.after), c1);
+    }
+  }
+  StatusOr<std::string> got = c->Evaluate(
+      "(lens.setHash({view: 'overview'}), (() => { const s = document.getElementById('compare-summary'); return s ? [s.dataset.cycles, s.dataset.top].join('|') : 'none'; })())");
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  EXPECT_EQ(*got, "\"" + std::to_string(c0) + "," + std::to_string(c1) + "|" + top + "\"");
+  // Its efficiency is lens diff's roofline.efficiency field, before and after.
+  for (const FieldDelta& f : p.fields) {
+    if (f.field != "roofline.efficiency") continue;
+    StatusOr<std::string> eff = c->Evaluate("document.getElementById('compare-summary').dataset.efficiency.split(',').map(Number).join()");
+    ASSERT_TRUE(eff.ok());
+    double e0 = 0, e1 = 0;
+    ASSERT_EQ(std::sscanf(eff->c_str(), "\"%lf,%lf\"", &e0, &e1), 2) << *eff;
+    EXPECT_NEAR(e0, f.before, 1e-9);
+    EXPECT_NEAR(e1, f.after, 1e-9);
+  }
+}
+
 // The compare view: mlp-small on the RTL at 20% DRAM stalls against 0%, both real
 // recordings: every instruction matches by pc and order, the deltas are the runs' differences,
 // and the page's self-test checks every view's deltas.
@@ -516,6 +553,7 @@ TEST_F(BrowserTest, CompareViewOnMlpSmallAtTwoStallRates) {
   // The instructions that moved most are lens diff's, in its order.
   auto [got, want] = MovedMost(chromium_, base, cur);
   EXPECT_EQ(got, want);
+  ExpectSummaryIsLensDiffs(chromium_, base, cur);
   // Same machine and workload, but another DRAM model (stall 20 against ideal): said so.
   const std::string warn = Eval("(document.querySelector('#compare-section .compare-warn') || {}).textContent || ''");
   EXPECT_NE(warn.find("memory models differ: ideal → stall 20"), std::string::npos) << warn;
@@ -551,6 +589,7 @@ TEST_F(BrowserTest, CompareViewOnTwoQwenTinyProfiles) {
             "true");
   auto [got, want] = MovedMost(chromium_, base, cur);
   EXPECT_EQ(got, want);
+  ExpectSummaryIsLensDiffs(chromium_, base, cur);
   Screenshots("compare-qwen-tiny");
 }
 

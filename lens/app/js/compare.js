@@ -239,6 +239,32 @@ function compareSection(m, c) {
   return out;
 }
 
+// The compare view's one line at the top of the overview: what changed most, in the terms of
+// `lens diff` (its cycles and roofline.efficiency fields, and its first three "moved most"
+// instructions with their change of recorded end − start), so the page and the CLI agree.
+// data-* attributes carry the raw numbers for the browser test.
+function compareSummary(m, c) {
+  const b = c.b, top = c.top.slice(0, 3);
+  const dEff = m.roofline.efficiency - b.roofline.efficiency;
+  const cyc = (i) => { const j = c.match[i]; return (m.end[i] - m.start[i]) - (b.end[j] - b.start[j]); };
+  const dc = m.cycles - b.cycles;
+  const parts = [
+    h('span', {}, h('b', {}, 'cycles '), fmtInt(b.cycles) + ' → ' + fmtInt(m.cycles) + ' ',
+      h('span', { class: dc > 0 ? 'delta-up' : dc < 0 ? 'delta-down' : '' }, fmtDelta(dc) + fmtDeltaPct(m.cycles, b.cycles))),
+    h('span', {}, h('b', {}, 'roofline efficiency '), fmtPct(b.roofline.efficiency) + ' → ' + fmtPct(m.roofline.efficiency) + ' ',
+      h('span', { class: dEff < 0 ? 'delta-up' : dEff > 0 ? 'delta-down' : '' }, '(' + (dEff >= 0 ? '+' : '−') + (100 * Math.abs(dEff)).toFixed(1) + ' pt)')),
+    h('span', {}, h('b', {}, 'moved most '), top.length ? '' : 'nothing (no matched instruction changed)',
+      ...top.map((i, k) => h('a', { href: '#', class: 'mono', title: 'open #' + m.idx[i] + ' in the timeline',
+        onclick: (e) => { e.preventDefault(); setHash({ view: 'timeline', pin: m.idx[i], t: m.s[i] }, true); } },
+      (k ? ', ' : '') + 'pc ' + m.pc[i] + ' ' + m.names[m.nameId[i]] + ' #' + m.idx[i] + ' ' + fmtDelta(cyc(i)) + ' cycles'))),
+  ];
+  const el = h('p', { id: 'compare-summary', 'data-cycles': b.cycles + ',' + m.cycles,
+    'data-efficiency': b.roofline.efficiency + ',' + m.roofline.efficiency,
+    'data-top': top.map((i) => m.pc[i] + ':' + m.idx[i] + ':' + cyc(i)).join(',') }, h('b', {}, 'What changed most: '));
+  parts.forEach((p, k) => el.append(k ? ' · ' : '', p));
+  return el;
+}
+
 // The hover card's row about the baseline of instruction i.
 function compareCardRow(m, i) {
   const c = compareOf(m);

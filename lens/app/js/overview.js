@@ -11,6 +11,8 @@ const OverviewView = {
     const macsPerCycle = m.cycles ? m.macs / m.cycles : 0;
     const card = (k, v, s, title) => h('div', { class: 'card', title }, h('div', { class: 'k' }, k), h('div', { class: 'v' }, v), h('div', { class: 's' }, s));
     el.append(h('h2', {}, m.name, ' ', h('span', { class: 'muted' }, '(' + m.kind + ' profile)')));
+    const cmpTop = compareOf(m);
+    if (cmpTop) el.append(compareSummary(m, cmpTop));  // the compare view's headline first
     const banner = lossBanner(m);
     if (banner) el.append(banner);
     if (!m.hasTrace) el.append(noTraceNote(m, 'This view shows what the card counted; the timeline, floorplan and tables need a trace.'));

@@ -453,6 +453,13 @@ async function selftestCompare(m, at, check, pi) {
   }
   // Different machines or work are said so.
   await show({ profile: pi, view: 'overview' });
+  // The summary line at the top: cycles, efficiency and the first three of the ranking.
+  const sum = byId('compare-summary');
+  if (check(sum && sum === byId('view-overview').querySelector('h2').nextElementSibling, where, 'no summary line under the overview\'s title')) {
+    check(sum.dataset.cycles === b.cycles + ',' + m.cycles && sum.textContent.includes(fmtInt(b.cycles) + ' → ' + fmtInt(m.cycles)), where, 'the summary line says cycles ' + sum.dataset.cycles);
+    check(sum.dataset.top === c.top.slice(0, 3).map((i) => m.pc[i] + ':' + m.idx[i] + ':' + ((m.end[i] - m.start[i]) - (b.end[c.match[i]] - b.start[c.match[i]]))).join(','), where, 'the summary line\'s instructions ' + sum.dataset.top + ' are not the ranking\'s first three');
+    check(sum.querySelectorAll('a').length === Math.min(3, c.top.length), where, 'the summary line links ' + sum.querySelectorAll('a').length + ' instructions');
+  }
   const warn = document.querySelector('#compare-section .compare-warn');
   check(!!warn === compareMismatch(m, b).length > 0, where, 'the not-like-for-like warning is ' + (warn ? 'shown' : 'missing') + ' for ' + JSON.stringify(compareMismatch(m, b)));
   // The close button beside the baseline's name is on screen and on top.

@@ -190,19 +190,48 @@ function rooflineChart(m) {
     const xa = Math.max(x0, y0 / bw);
     parts.push(`<polyline data-roof="${name}" fill="none" stroke="${color}" stroke-width="2.5"${dash ? ' stroke-dasharray="6 4"' : ''} points="${X(xa)},${Y(bw * xa)} ${X(ridge)},${Y(Math.min(peak, bw * ridge))}"/>`);
     const mid = Math.sqrt(xa * ridge), ang = Math.atan2(Y(bw * xa) - Y(bw * ridge), X(ridge) - X(xa)) * 180 / Math.PI;
-    parts.push(`<text x="${X(mid)}" y="${Y(bw * mid) - 8}" text-anchor="middle" font-size="11.5" fill="${color}" transform="rotate(-${ang} ${X(mid)} ${Y(bw * mid) - 8})">port ${name}: ${bw} B/cycle</text>`);
+    const text = `port ${name}: ${bw} B/cycle`;
+    parts.push(`<text x="${X(mid)}" y="${Y(bw * mid) - 8}" text-anchor="middle" font-size="11.5" fill="${color}" transform="rotate(-${ang} ${X(mid)} ${Y(bw * mid) - 8})">${text}</text>`);
+    // The rotated label as small boxes along its baseline, for placing point labels clear of it.
+    const w = measure.measureText(text).width, a = ang * Math.PI / 180, cx = X(mid), cy = Y(bw * mid) - 8;
+    for (let k = -4; k <= 4; ++k) {
+      const px = cx + Math.cos(a) * w * k / 8, py = cy - Math.sin(a) * w * k / 8;
+      taken.push({ x0: px - w / 16 - 2, x1: px + w / 16 + 2, y0: py - 12, y1: py + 3 });
+    }
   };
+  // Label placement: boxes already used (roof labels, points, placed labels), in SVG units.
+  const measure = textMeasure('12px system-ui, sans-serif'), taken = [];
+  const overlaps = (b) => taken.reduce((n, t) => n + Math.max(0, Math.min(b.x1, t.x1) - Math.max(b.x0, t.x0)) * Math.max(0, Math.min(b.y1, t.y1) - Math.max(b.y0, t.y0)), 0);
   roof(bwB, 'B', '#D55E00', false);
   roof(bwA, 'A', '#882255', true);
   const xr = Math.min(Math.max(ridgeB, x0), x1);
   parts.push(`<polyline data-roof="compute" fill="none" stroke="#0072B2" stroke-width="2.5" points="${X(Math.min(xr, Math.max(ridgeA, x0)))},${Y(peak)} ${X(x1)},${Y(peak)}"/>`);
-  parts.push(`<text x="${X(x1) - 4}" y="${Y(peak) - 6}" text-anchor="end" font-size="11.5" fill="#0072B2">compute: ${fmtInt(peak)} MACs/cycle (D·MCOLS)</text>`);
+  const ctext = `compute: ${fmtInt(peak)} MACs/cycle (D·MCOLS)`;
+  parts.push(`<text x="${X(x1) - 4}" y="${Y(peak) - 6}" text-anchor="end" font-size="11.5" fill="#0072B2">${ctext}</text>`);
+  taken.push({ x0: X(x1) - 4 - measure.measureText(ctext).width, x1: X(x1) - 4, y0: Y(peak) - 18, y1: Y(peak) - 3 });
+  for (const p of pts) taken.push({ x0: X(p.oi) - p.r - 1, x1: X(p.oi) + p.r + 1, y0: Y(p.y) - p.r - 1, y1: Y(p.y) + p.r + 1 });
   for (const p of pts) {
     const x = X(p.oi), yy = Y(p.y);
     parts.push(`<circle data-point="${esc(p.key)}" data-roof-of="${p.roof}" cx="${x}" cy="${yy}" r="${p.r}" fill="${p.color}" stroke="#fff" stroke-width="1.5" style="cursor:pointer"><title>${esc(p.label)}: ${fmtNum(p.oi)} MACs per port-${p.roof} byte, ${fmtNum(p.y)} MACs/cycle (click for its row)</title></circle>`);
+  }
+  // Each label at the first of several spots around its point that is inside the plot and
+  // clear of every point, roof label and label placed before it (else the least covered one):
+  // labels placed at fixed offsets sat on the points and on the port-B roof's label.
+  for (const p of pts) {
     if (p.small) continue;
-    const run = p.key.startsWith('run');
-    parts.push(`<text x="${run ? x - 9 : x + 8}" y="${run ? yy + 16 : yy - 7}" text-anchor="${run ? 'end' : 'start'}" font-size="12" font-weight="${run ? 700 : 400}" fill="#1d2330">${esc(p.label)}</text>`);
+    const x = X(p.oi), yy = Y(p.y), run = p.key.startsWith('run'), w = measure.measureText(p.label).width * (run ? 1.08 : 1), d = p.r + 3;
+    const spots = [[d, -d], [d, d + 10], [-d - w, -d], [-d - w, d + 10], [-w / 2, -d - 3], [-w / 2, d + 13], [d + 14, -d - 8], [-d - w - 14, d + 18], [d + 14, d + 22], [-d - w - 14, -d - 12]];
+    let best = null, bestCover = Infinity;
+    for (const [dx, dy] of spots) {
+      const b = { x0: x + dx, x1: x + dx + w, y0: yy + dy - 11, y1: yy + dy + 2 };
+      if (b.x0 < L + 2 || b.x1 > W - R - 2 || b.y0 < T + 2 || b.y1 > H - B - 2) continue;
+      const cover = overlaps(b);
+      if (cover < bestCover) { best = b; bestCover = cover; }
+      if (cover === 0) break;
+    }
+    if (!best) best = { x0: x + d, x1: x + d + w, y0: yy - d - 11, y1: yy - d + 2 };
+    taken.push(best);
+    parts.push(`<text data-label-of="${esc(p.key)}" x="${best.x0}" y="${best.y1 - 2}" font-size="12" font-weight="${run ? 700 : 400}" fill="#1d2330">${esc(p.label)}</text>`);
   }
   parts.push(`<text x="${(L + W - R) / 2}" y="${H - 10}" text-anchor="middle" font-size="12" fill="#1d2330">operational intensity (MACs per byte of the port, log)</text>`);
   parts.push(`<text transform="translate(15 ${(T + H - B) / 2}) rotate(-90)" text-anchor="middle" font-size="12" fill="#1d2330">attainable MACs per cycle (log)</text>`);

@@ -123,6 +123,16 @@ async function selftestOverview(m, at, check, pi) {
   check(!!chart.querySelector('polyline[data-roof="B"]') && !!chart.querySelector('polyline[data-roof="A"]'), where, 'roofline chart lacks the port-B or the port-A roof');
   // The chart's figure is the profile's roofline efficiency (port B and port A each under its own roof).
   check(Math.abs(+chart.dataset.figure - m.roofline.efficiency) < 1e-9 + 1e-6 * m.roofline.efficiency, where, 'roofline chart says ' + fmtPct(+chart.dataset.figure) + ', the profile ' + fmtPct(m.roofline.efficiency));
+  // No point label covers a point, the run's labels, or another point label (as drawn: getBBox).
+  {
+    const boxes = Array.from(chart.querySelectorAll('text[data-label-of]')).map((t) => ({ k: t.dataset.labelOf, b: t.getBBox() }));
+    const hit = (a, b, pad = 1) => a.x + pad < b.x + b.width && b.x + pad < a.x + a.width && a.y + pad < b.y + b.height && b.y + pad < a.y + a.height;
+    const circles = Array.from(chart.querySelectorAll('circle[data-point]')).map((c) => ({ k: c.dataset.point, b: c.getBBox() }));
+    const runs = boxes.filter((x) => x.k.startsWith('run'));
+    for (const x of runs) for (const y of boxes.concat(circles)) if (y.k !== x.k && hit(x.b, y.b)) check(false, where, 'roofline label ' + x.k + ' overlaps ' + y.k);
+    for (let k = 0; k < boxes.length; ++k) for (let q = k + 1; q < boxes.length; ++q) if (hit(boxes[k].b, boxes[q].b)) check(false, where, 'roofline labels ' + boxes[k].k + ' and ' + boxes[q].k + ' overlap');
+    check(true, where, 'roofline labels');
+  }
   check(byId('roofline-text').textContent.includes(fmtPct(m.roofline.efficiency)), where, 'roofline text does not give the efficiency ' + fmtPct(m.roofline.efficiency));
   // No point above its own roof.
   const svg = chart.querySelector('svg');

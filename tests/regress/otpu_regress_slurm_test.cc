@@ -35,11 +35,12 @@ std::string ReadFile(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
 }
 
-// Drops what differs between two runs of the same cells: wall times, whether a result was
-// reused from an earlier run, and the run id each run draws.
+// Drops what differs between two runs of the same cells: wall times and measured verdict
+// times, when (and on which node) a cell started, whether a result was reused from an earlier
+// run, and the run id each run draws.
 void DropVolatile(rapidjson::Value& v) {
   if (v.IsObject()) {
-    for (const char* key : {"wall_s", "reused", "run"}) v.RemoveMember(key);
+    for (const char* key : {"wall_s", "time_s", "started", "hostname", "reused", "run"}) v.RemoveMember(key);
     for (auto& m : v.GetObject()) DropVolatile(m.value);
   } else if (v.IsArray()) {
     for (auto& e : v.GetArray()) DropVolatile(e);

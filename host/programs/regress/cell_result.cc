@@ -76,6 +76,8 @@ std::string CellResultJson(const CellResult& r) {
   w.Bool(r.reused);
   w.Key("wall_s");
   w.Double(r.wall_s);
+  str("started", r.started);
+  str("hostname", r.hostname);
   w.Key("cycles");
   w.Int64(r.cycles);
   w.Key("efficiency");
@@ -91,6 +93,8 @@ std::string CellResultJson(const CellResult& r) {
     str("outcome", OutcomeName(v.outcome));
     str("message", v.message);
     str("detail", v.detail);
+    w.Key("time_s");
+    w.Double(v.time_s);
     w.EndObject();
   }
   w.EndArray();
@@ -124,6 +128,10 @@ StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string&
   if (doc.HasMember("tool_version") && doc["tool_version"].IsString()) {
     r.tool_version = doc["tool_version"].GetString();
   }
+  // Optional: results written before cells recorded them have none.
+  for (auto [key, out] : {std::pair{"started", &r.started}, std::pair{"hostname", &r.hostname}}) {
+    if (doc.HasMember(key) && doc[key].IsString()) *out = doc[key].GetString();
+  }
   // Results written before runs had ids have none: stale for any run that has one.
   if (doc.HasMember("run") && doc["run"].IsString()) r.run = doc["run"].GetString();
   if (!doc.HasMember("index") || !doc["index"].IsInt()) return bad("index: expected an integer");
@@ -151,6 +159,12 @@ StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string&
     x.name = v["name"].GetString();
     x.message = v["message"].GetString();
     if (v.HasMember("detail") && v["detail"].IsString()) x.detail = v["detail"].GetString();
+    if (v.HasMember("time_s")) {
+      if (!v["time_s"].IsNumber() || v["time_s"].GetDouble() < 0) {
+        return bad("verdicts: time_s: expected a number of seconds");
+      }
+      x.time_s = v["time_s"].GetDouble();
+    }
     r.verdicts.push_back(std::move(x));
   }
   // Exactly the verdicts a cell gives, in order: a result missing one, or with a name no cell

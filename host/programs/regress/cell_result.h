@@ -25,6 +25,10 @@ struct Verdict {
   Outcome outcome = Outcome::kSkip;
   std::string message;  // one line: why it failed, or what passed
   std::string detail;   // more lines (the diff, the first divergence); may be empty
+  // Measured seconds of this verdict's work (docs/regress.md "Verdict times"): the shared
+  // recording counts for correctness, the rtl/hw comparison for parity, the baseline
+  // comparison for performance. 0 in results older than the field.
+  double time_s = 0;
 };
 
 struct CellResult {
@@ -43,6 +47,10 @@ struct CellResult {
   std::string run;
   bool reused = false;  // taken from an earlier run with the same key
   double wall_s = 0;
+  // When the cell started (ISO 8601, UTC, seconds: JUnit's testsuite timestamp) and on which
+  // host (on Slurm every cell may run on another node). "" in results older than the fields.
+  std::string started;
+  std::string hostname;
   int64_t cycles = -1;
   double efficiency = -1;
   std::string profile;  // the kept profile (failing cells), relative to the output dir

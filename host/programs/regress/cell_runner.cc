@@ -1,6 +1,9 @@
 #include "host/programs/regress/cell_runner.h"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <ctime>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -70,11 +73,34 @@ StatusOr<CellRecording> RecordOn(host::BoardIface& board, const workloads::Workl
   return out;
 }
 
+// JUnit's testsuite timestamp: ISO 8601 without a zone (the form Ant's JUnit schema takes),
+// in UTC so cells of one run on hosts in other zones sort together (docs/regress.md).
+std::string IsoUtcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  return buf;
+}
+
+std::string HostName() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "";
+  return buf;
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 }  // namespace
 
 CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   const auto t0 = std::chrono::steady_clock::now();
   CellResult r;
+  r.started = IsoUtcNow();
+  r.hostname = HostName();
   r.id = cell.id;
   r.index = cell.index;
   r.matrix = m.path;
@@ -87,12 +113,15 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   r.run = opts.run_id;
   r.command = opts.command;
   auto finish = [&](CellResult& res) -> CellResult {
-    res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    res.wall_s = SecondsSince(t0);
     return res;
   };
+  // A cell that stops early spent its time on the shared recording, which counts for
+  // correctness (the verdict times' rule, docs/regress.md); the others did no work.
   auto all_error = [&](const std::string& why) {
     r.verdicts.clear();
     for (const char* name : kVerdictNames) r.verdicts.push_back({name, Outcome::kError, why, ""});
+    r.verdicts[0].time_s = SecondsSince(t0);
     return finish(r);
   };
 
@@ -143,6 +172,7 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
     r.verdicts = {{"correctness", Outcome::kSkip, why, ""},
                   {"parity", Outcome::kFail, "the trace records do not decode (" + where + "): " + s.message(), ""},
                   {"performance", Outcome::kSkip, why, ""}};
+    r.verdicts[0].time_s = SecondsSince(t0);
     return finish(r);
   };
   const lens::BoardRecordOptions rec_opts = RecordOptionsFor(m, choice.mem->Name());
@@ -182,10 +212,17 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   r.cycles = rec.hw.cycles;
   r.efficiency = rec.hw.roofline.efficiency;
 
+  // Verdict times: the ISA and board runs are shared by all three verdicts but exist for
+  // correctness's comparison, so they count for it; parity and performance time their own
+  // comparisons (docs/regress.md "Verdict times").
   r.verdicts.push_back(
       WithWholeState(Correctness(*run, isa.dram(), rec.dram, rec.check),
                      WholeState(*cfg, dump, written, isa.dram(), *board_state, &isa_log)));
+  r.verdicts.back().time_s = SecondsSince(t0);
+  auto t_verdict = std::chrono::steady_clock::now();
   r.verdicts.push_back(Parity(*rec.rtl, rec.hw, rec.bucket_cycles));
+  r.verdicts.back().time_s = SecondsSince(t_verdict);
+  t_verdict = std::chrono::steady_clock::now();
   const std::string baseline = opts.baselines_dir + "/" + cell.FileName() + ".json";
   // Performance is judged on the rtl profile of the same run (the core's lossless event tap),
   // which a trace buffer too small for the run cannot cut short; parity above ties it to the
@@ -193,6 +230,7 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   lens::Profile judged = *rec.rtl;
   judged.board = rec.hw.board;
   r.verdicts.push_back(Performance(cell.id, judged, opts.accept, baseline, &r.accepted));
+  r.verdicts.back().time_s = SecondsSince(t_verdict);
 
   if (r.outcome() != Outcome::kPass || opts.keep_profile) {
     r.profile = SaveCellProfiles(opts.out_dir, cell, rec.hw, rec.rtl);

@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -70,6 +73,12 @@ class OtpuRegressTest : public ::testing::Test {
     return r.err;
   }
 
+  static std::string HostName() {
+    char buf[256] = {};
+    ::gethostname(buf, sizeof buf - 1);
+    return buf;
+  }
+
   fs::path dir_;
 };
 
@@ -100,6 +109,40 @@ TEST_F(OtpuRegressTest, BaselinesAreAcceptedThenGatedExactlyAndReused) {
       {"xmllint", "--noout", "--schema", std::string(OTPU_JUNIT_XSD), (dir_ / "out" / "junit.xml").string()},
       {}, 60);
   EXPECT_TRUE(lint.exited && lint.exit_code == 0) << lint.out << lint.err;
+
+  // Each cell's testsuite says when and where it ran, carries its log, and its verdicts'
+  // times are measured: the recording (correctness) outweighs either comparison, so the three
+  // are not the cell's time split evenly.
+  const std::string junit = Slurp(dir_ / "out" / "junit.xml");
+  const std::regex suite(
+      "<testsuite name=\"mlp-small/sim/axi/sim/s0\" [^>]*time=\"([0-9.]+)\" "
+      "timestamp=\"(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d)\" hostname=\"([^\"]+)\">");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(junit, m, suite)) << junit;
+  EXPECT_EQ(m[3].str(), HostName());
+  std::map<std::string, double> times;
+  const std::regex testcase("<testcase name=\"(\\w+)\" classname=\"otpu-regress\\.e2e\\.mlp-small/sim/axi/sim/s0\" time=\"([0-9.]+)\"");
+  for (std::sregex_iterator it(junit.begin(), junit.end(), testcase), end; it != end; ++it) {
+    times[(*it)[1].str()] = std::stod((*it)[2].str());
+  }
+  ASSERT_EQ(times.size(), 3u) << junit;
+  EXPECT_GT(times["correctness"], times["parity"]) << junit;
+  EXPECT_GT(times["correctness"], times["performance"]) << junit;
+  EXPECT_NE(times["parity"], times["performance"]) << junit;
+  // The cell's log (from the last run that ran it: this one reused it) in <system-out>, after
+  // the testcases.
+  const size_t out = junit.find("<system-out>", m.position(0));
+  ASSERT_NE(out, std::string::npos) << junit;
+  EXPECT_LT(out, junit.find("</testsuite>", m.position(0)));
+  const std::string log = Slurp(dir_ / "out" / "logs" / "mlp-small.sim.axi.sim.s0.log");
+  ASSERT_FALSE(log.empty());
+  std::string escaped;  // the log is plain text: escaping &, < and > is all XmlText does to it
+  for (char c : log) escaped += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c);
+  EXPECT_EQ(junit.substr(out + 12, escaped.size() + 13), escaped + "</system-out>") << log;
+  // The result keeps the same figures.
+  const std::string cell = Slurp(dir_ / "out" / "cells" / "mlp-small.sim.axi.sim.s0.json");
+  EXPECT_NE(cell.find("\"time_s\": "), std::string::npos) << cell;
+  EXPECT_NE(cell.find("\"hostname\": \"" + HostName() + "\""), std::string::npos) << cell;
 }
 
 TEST_F(OtpuRegressTest, OneDramLatencyChangeFailsPerformanceNamingInstructionsThenAcceptPasses) {

@@ -134,6 +134,10 @@ TEST(Report, CellResultRoundTrips) {
   CellResult r = Result("m/sim/axi/sim/s0", 3, "axi", 1234, Outcome::kFail);
   r.seed = 0x7fffffffffffull;
   r.efficiency = 0.875;
+  r.started = "2024-05-06T07:08:09";
+  r.hostname = "node-3";
+  r.verdicts[0].time_s = 1.25;
+  r.verdicts[1].time_s = 0.0005;
   StatusOr<CellResult> back = ParseCellResult(CellResultJson(r), "r.json");
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(CellResultJson(*back), CellResultJson(r));
@@ -174,6 +178,65 @@ TEST(Report, IndexRoundTripsAndExitCodes) {
   const std::string xml = JUnitXml(index);
   EXPECT_NE(xml.find("message=\"differs &lt;&amp;&gt;\""), std::string::npos);
   EXPECT_NE(xml.find("<property name=\"command\""), std::string::npos);
+}
+
+// Passing rows fold into <details>; failing and missing ones stay above it, in sight.
+TEST(Report, SummaryFoldsPassingRows) {
+  std::vector<CellResult> cells = {Result("m/sim/axi/sim/s0", 0, "axi", 1000, Outcome::kPass),
+                                   Result("m/sim/ideal/sim/s0", 1, "ideal", 900, Outcome::kFail),
+                                   Result("m/board/axi/sim/s0", 2, "axi", 1100, Outcome::kPass)};
+  const std::string md = MarkdownSummary(MakeIndex("m.json", "m", cells, {"m/board/ideal/sim/s0"}, 1.0));
+  const size_t details = md.find("<details><summary>2 passing cells</summary>\n\n| cell |");
+  const size_t end = md.find("</details>");
+  ASSERT_NE(details, std::string::npos) << md;
+  ASSERT_NE(end, std::string::npos) << md;
+  const size_t failing = md.find("| `m/sim/ideal/sim/s0` | pass | pass | **FAIL** |");
+  const size_t missing = md.find("| `m/board/ideal/sim/s0` | **ERROR** |");
+  EXPECT_LT(failing, details) << md;
+  EXPECT_LT(missing, details) << md;
+  for (const char* id : {"| `m/sim/axi/sim/s0` | pass", "| `m/board/axi/sim/s0` | pass"}) {
+    const size_t at = md.find(id);
+    EXPECT_TRUE(at > details && at < end) << id << "\n" << md;
+  }
+  // All passing: one folded table, nothing above it.
+  const std::string green = MarkdownSummary(MakeIndex("m.json", "m", {cells[0]}, {}, 1.0));
+  EXPECT_EQ(green.find("| cell |"), green.find("<details><summary>1 passing cells</summary>") + 45) << green;
+  // All failing: no <details> at all.
+  EXPECT_EQ(MarkdownSummary(MakeIndex("m.json", "m", {cells[1]}, {}, 1.0)).find("<details>"), std::string::npos);
+}
+
+// The JUnit's new testsuite attributes and measured testcase times, and the log as
+// <system-out> with what XML cannot hold removed.
+TEST(Report, JUnitCarriesTimestampHostTimesAndLog) {
+  CellResult r = Result("m/sim/axi/sim/s0", 0, "axi", 1000, Outcome::kFail);
+  r.started = "2024-05-06T07:08:09";
+  r.hostname = "node<3>";
+  r.verdicts[0].time_s = 2.5;
+  r.verdicts[1].time_s = 0.000125;
+  r.verdicts[2].time_s = 0.003;
+  Index index = MakeIndex("m.json", "m", {r}, {}, 1.0);
+  index.logs[r.id] = "line <1> & \x01" "bell\xff\xc3\xa9\xef\xbf\xbe\n";
+  const std::string xml = JUnitXml(index);
+  EXPECT_NE(xml.find("timestamp=\"2024-05-06T07:08:09\" hostname=\"node&lt;3&gt;\">"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("name=\"correctness\" classname=\"otpu-regress.m.m/sim/axi/sim/s0\" time=\"2.500000\""),
+            std::string::npos) << xml;
+  EXPECT_NE(xml.find("name=\"parity\" classname=\"otpu-regress.m.m/sim/axi/sim/s0\" time=\"0.000125\""),
+            std::string::npos) << xml;
+  EXPECT_NE(xml.find("<system-out>line &lt;1&gt; &amp; bell\xc3\xa9\n</system-out>\n  </testsuite>"),
+            std::string::npos) << xml;
+  // A result without them (older than the fields) writes neither attribute.
+  EXPECT_EQ(JUnitXml(MakeIndex("m.json", "m", {Result("a/sim/axi/sim/s0", 0, "axi", 1, Outcome::kPass)}, {}, 1.0))
+                .find("timestamp="),
+            std::string::npos);
+}
+
+TEST(Report, XmlTextKeepsOnlyXmlCharacters) {
+  EXPECT_EQ(XmlText("a\tb\r\nc"), "a\tb\r\nc");
+  EXPECT_EQ(XmlText(std::string("\x00\x1b[1m", 5)), "[1m");
+  EXPECT_EQ(XmlText("\xe2\x82"), "");                  // cut mid-character
+  EXPECT_EQ(XmlText("\xed\xa0\x80"), "");              // a surrogate
+  EXPECT_EQ(XmlText("\xc0\xbc"), "");                  // overlong '<'
+  EXPECT_EQ(XmlText("\xf0\x9f\x98\x80"), "\xf0\x9f\x98\x80");  // outside the BMP: kept
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "host/programs/regress/matrix.h"
@@ -36,19 +37,6 @@ std::string XmlEscape(const std::string& s) {
   return o;
 }
 
-// Text content (newlines kept).
-std::string XmlText(const std::string& s) {
-  std::string o;
-  for (unsigned char c : s) {
-    if (c == '&') o += "&amp;";
-    else if (c == '<') o += "&lt;";
-    else if (c == '>') o += "&gt;";
-    else if (c < 0x20 && c != '\n' && c != '\t') o += ' ';
-    else o += char(c);
-  }
-  return o;
-}
-
 // The cell id without its memory part: cells that differ only in stalls.
 std::string StallGroup(const CellResult& r, Memory* mem) {
   StatusOr<Memory> m = ParseMemory(r.memory);
@@ -75,6 +63,55 @@ std::string Mark(Outcome o) {
 }
 
 }  // namespace
+
+std::string XmlText(const std::string& s) {
+  std::string o;
+  const size_t n = s.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = s[i];
+    if (c < 0x80) {
+      if (c == '&') o += "&amp;";
+      else if (c == '<') o += "&lt;";
+      else if (c == '>') o += "&gt;";
+      else if (c >= 0x20 || c == '\n' || c == '\t' || c == '\r') o += char(c);
+      ++i;
+      continue;
+    }
+    // A UTF-8 sequence: kept whole when well formed and an XML character, else dropped byte
+    // by byte (a log cut mid-character, a binary dump), so the file always parses.
+    const int len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? (c < 0xf0 ? 3 : 0) : c >= 0xc2 ? 2 : 0;
+    bool ok = len > 0 && i + len <= n;
+    uint32_t cp = ok ? (c & (0x7f >> len)) : 0;
+    for (int k = 1; ok && k < len; ++k) {
+      const unsigned char cc = s[i + k];
+      ok = (cc & 0xc0) == 0x80;
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    const uint32_t min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
+    ok = ok && cp >= min && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) && cp != 0xfffe &&
+         cp != 0xffff;
+    if (ok) o.append(s, i, len);
+    i += ok ? len : 1;
+  }
+  return o;
+}
+
+std::string LogTail(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return "";
+  const std::streamoff size = in.tellg();
+  const std::streamoff from = size > std::streamoff(kLogTailBytes) ? size - kLogTailBytes : 0;
+  in.seekg(from);
+  std::string text(size_t(size - from), '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(size_t(in.gcount()));
+  if (from == 0) return text;
+  // Cut: start at the next whole line (if one starts soon) and say how much is left out.
+  const size_t nl = text.find('\n');
+  if (nl != std::string::npos && nl < 4096) text.erase(0, nl + 1);
+  return StrFormat("[... first %lld bytes of %s left out ...]\n", (long long)(size - std::streamoff(text.size())),
+                   path.c_str()) + text;
+}
 
 bool Index::passed() const {
   return missing.empty() && inversions.empty() && count(Outcome::kPass) == int(cells.size());
@@ -137,10 +174,20 @@ StatusOr<Index> ReadIndexDir(const std::string& dir) {
   if (sel.HasMember("started") && sel["started"].IsNumber()) {
     wall = double(std::time(nullptr)) - sel["started"].GetDouble();
   }
+  std::map<std::string, std::string> logs;
+  int position = -1;  // among the selected cells: a Slurm array task's index
   for (const rapidjson::Value& v : sel["cells"].GetArray()) {
     if (!v.IsString()) return InvalidArgument(dir + "/selection.json: cells: expected strings");
+    ++position;
     std::string file = v.GetString();
     std::replace(file.begin(), file.end(), '/', '.');
+    // A local run logs to logs/CELL.log, a Slurm array task to logs/TASK.log.
+    for (const std::string& log : {dir + "/logs/" + file + ".log", dir + "/logs/" + std::to_string(position) + ".log"}) {
+      if (std::filesystem::exists(log)) {
+        logs[v.GetString()] = LogTail(log);
+        break;
+      }
+    }
     const std::string path = dir + "/cells/" + file + ".json";
     if (!std::filesystem::exists(path)) {
       missing.push_back(v.GetString());
@@ -164,8 +211,10 @@ StatusOr<Index> ReadIndexDir(const std::string& dir) {
     }
     cells.push_back(std::move(*r));
   }
-  return MakeIndex(sel["matrix"].GetString(), sel["name"].GetString(), std::move(cells),
-                   std::move(missing), wall);
+  Index index = MakeIndex(sel["matrix"].GetString(), sel["name"].GetString(), std::move(cells),
+                          std::move(missing), wall);
+  index.logs = std::move(logs);
+  return index;
 }
 
 std::string IndexJson(const Index& index) {
@@ -256,8 +305,12 @@ std::string JUnitXml(const Index& index) {
       f += v.outcome == Outcome::kFail;
       e += v.outcome == Outcome::kError;
     }
-    x += StrFormat("  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\">\n",
+    x += StrFormat("  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\"",
                    XmlEscape(c.id).c_str(), c.verdicts.size(), f, e, c.wall_s);
+    // Results older than the fields have neither; an empty timestamp is no xs:dateTime.
+    if (!c.started.empty()) x += " timestamp=\"" + XmlEscape(c.started) + "\"";
+    if (!c.hostname.empty()) x += " hostname=\"" + XmlEscape(c.hostname) + "\"";
+    x += ">\n";
     x += "    <properties>\n";
     const std::pair<const char*, std::string> props[] = {
         {"workload", c.workload},
@@ -277,9 +330,9 @@ std::string JUnitXml(const Index& index) {
     }
     x += "    </properties>\n";
     for (const Verdict& v : c.verdicts) {
-      x += StrFormat("    <testcase name=\"%s\" classname=\"%s\" time=\"%.3f\"",
-                     XmlEscape(v.name).c_str(), XmlEscape(cls + "." + c.id).c_str(),
-                     c.wall_s / double(std::max<size_t>(1, c.verdicts.size())));
+      // Microseconds: parity's and performance's comparisons take well under a millisecond.
+      x += StrFormat("    <testcase name=\"%s\" classname=\"%s\" time=\"%.6f\"",
+                     XmlEscape(v.name).c_str(), XmlEscape(cls + "." + c.id).c_str(), v.time_s);
       if (v.outcome == Outcome::kPass) {
         x += "/>\n";
         continue;
@@ -295,6 +348,9 @@ std::string JUnitXml(const Index& index) {
                      XmlText(v.detail.empty() ? v.message : v.detail).c_str(),
                      XmlText(c.command).c_str(), tag);
       x += "    </testcase>\n";
+    }
+    if (auto log = index.logs.find(c.id); log != index.logs.end() && !log->second.empty()) {
+      x += "    <system-out>" + XmlText(log->second) + "</system-out>\n";
     }
     x += "  </testsuite>\n";
   }
@@ -332,20 +388,29 @@ std::string MarkdownSummary(const Index& index) {
                   pass, fail, err + int(index.missing.size()));
   if (reused) md += StrFormat(" (%d reused from an earlier run)", reused);
   md += StrFormat(", in %.1f s. Matrix `%s`.\n\n", index.wall_s, index.matrix.c_str());
-  md += "| cell | correctness | parity | performance | cycles | roofline |\n";
-  md += "|---|---|---|---|---:|---:|\n";
-  for (const CellResult& c : index.cells) {
-    md += "| `" + c.id + "` ";
+  // Failing cells (and missing ones) stay in sight; passing rows fold into <details>, so a
+  // large matrix's step summary or merge-request note opens on what needs reading.
+  const std::string head =
+      "| cell | correctness | parity | performance | cycles | roofline |\n|---|---|---|---|---:|---:|\n";
+  auto row = [](const CellResult& c) {
+    std::string line = "| `" + c.id + "` ";
     for (const char* name : kVerdictNames) {
       Outcome o = Outcome::kSkip;
       for (const Verdict& v : c.verdicts) {
         if (v.name == name) o = v.outcome;
       }
-      md += "| " + Mark(o) + " ";
+      line += "| " + Mark(o) + " ";
     }
-    md += StrFormat("| %lld | %.1f%% |\n", (long long)c.cycles, 100 * c.efficiency);
+    return line + StrFormat("| %lld | %.1f%% |\n", (long long)c.cycles, 100 * c.efficiency);
+  };
+  std::string failing, passing;
+  for (const CellResult& c : index.cells) (c.outcome() == Outcome::kPass ? passing : failing) += row(c);
+  for (const std::string& m : index.missing) failing += "| `" + m + "` | **ERROR** | | | | |\n";
+  if (!failing.empty()) md += head + failing;
+  if (!passing.empty()) {
+    md += StrFormat("%s<details><summary>%d passing cells</summary>\n\n", failing.empty() ? "" : "\n", pass) +
+          head + passing + "\n</details>\n";
   }
-  for (const std::string& m : index.missing) md += "| `" + m + "` | **ERROR** | | | | |\n";
   if (!index.inversions.empty()) {
     md += "\n### Cycles fell as stalls rose\n\n";
     for (const StallInversion& s : index.inversions) {

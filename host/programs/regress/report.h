@@ -5,6 +5,7 @@
 #ifndef OTPU_HOST_PROGRAMS_REGRESS_REPORT_H_
 #define OTPU_HOST_PROGRAMS_REGRESS_REPORT_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct Index {
   std::vector<std::string> missing;  // selected cells without a result (counted as errors)
   std::vector<StallInversion> inversions;
   double wall_s = 0;
+  // Each cell's log (the end of logs/CELL.log, or a Slurm task's logs/TASK.log), by id: the
+  // JUnit's <system-out>. Filled by ReadIndexDir; not part of index.json.
+  std::map<std::string, std::string> logs;
   bool passed() const;
   int count(Outcome o) const;
 };
@@ -41,6 +45,15 @@ StatusOr<Index> ReadIndexDir(const std::string& dir);
 // The merged index file and back.
 std::string IndexJson(const Index& index);
 StatusOr<Index> ParseIndex(const std::string& json, const std::string& path);
+
+// The most of a cell's log the JUnit carries: its end, where the failure is.
+inline constexpr size_t kLogTailBytes = 64 * 1024;
+// The last kLogTailBytes of `path` ("" when it cannot be read), from a line start when one is
+// near, marked when cut.
+std::string LogTail(const std::string& path);
+// `s` as XML text: escaped, and without what XML 1.0 cannot hold (control characters other
+// than tab, newline and carriage return, U+FFFE, U+FFFF, surrogates, bytes that are not UTF-8).
+std::string XmlText(const std::string& s);
 
 std::string JUnitXml(const Index& index);
 std::string MarkdownSummary(const Index& index);

@@ -274,6 +274,34 @@ TEST_F(OtpuRegressTest, ReuseCoversTheEmulatorAndNeedsTheThreeVerdicts) {
   EXPECT_NE(r.out.find("2 reused, 1 to run"), std::string::npos) << r.out;
 }
 
+// `git bisect run` needs the good commit's baselines while the tree moves: --baselines-at REV
+// reads them from git, not from the working tree.
+TEST_F(OtpuRegressTest, BaselinesAtJudgesAgainstAGitRevisionsBaselines) {
+  ASSERT_EQ(Run("m.json", {"--only", "/axi/sim/s0$", "--accept"}).code, 0);
+  const std::string git = "git -C '" + dir_.string() + "' -c user.name=t -c user.email=t@t ";
+  const testutil::ProcessResult init = testutil::RunProcess(
+      {"sh", "-c", git + "init -q && " + git + "add m.json baselines && " + git + "commit -qm good"},
+      {}, 60);
+  ASSERT_TRUE(init.exited && init.exit_code == 0) << init.out << init.err;
+  // The working tree's baseline moves by a cycle; the committed one does not.
+  const fs::path base = dir_ / "baselines" / "mlp-small.sim.axi.sim.s0.json";
+  std::string text = Slurp(base);
+  const size_t at = text.find("\"cycles\":");
+  ASSERT_NE(at, std::string::npos) << text;
+  const size_t num = at + 9, end = text.find(',', num);
+  text.replace(num, end - num, std::to_string(std::stoll(text.substr(num, end - num)) + 1));
+  std::ofstream(base) << text;
+  EXPECT_EQ(Run("m.json", {"--only", "/axi/sim/s0$", "--no-reuse"}).code, 1);
+  Result r = Run("m.json", {"--only", "/axi/sim/s0$", "--no-reuse", "--baselines-at", "HEAD"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(ErrorLine({"run", (dir_ / "m.json").string(), "--baselines-at", "nosuchrev"}, 2)
+                .find("--baselines-at nosuchrev: not a commit of"),
+            std::string::npos);
+  EXPECT_NE(ErrorLine({"run", (dir_ / "m.json").string(), "--baselines-at", "HEAD", "--accept"}, 2)
+                .find("--accept cannot write"),
+            std::string::npos);
+}
+
 TEST_F(OtpuRegressTest, ErrorsAreOneLineWithDocumentedCodes) {
   EXPECT_NE(ErrorLine({}, 2).find("otpu-regress: no command"), std::string::npos);
   EXPECT_NE(ErrorLine({"frob"}, 2).find("unknown command 'frob'"), std::string::npos);

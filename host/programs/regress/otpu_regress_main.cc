@@ -8,11 +8,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "base/exit_codes.h"
+#include "host/programs/regress/baselines_at.h"
 #include "host/programs/regress/out_dir_lock.h"
 #include "host/programs/regress/cell_runner.h"
 #include "host/programs/regress/local_runner.h"
@@ -30,7 +32,8 @@ namespace fs = std::filesystem;
 
 constexpr const char* kUsage =
     "usage: otpu-regress run MATRIX [-j N] [--shard K/M] [--only REGEX] [--rerun-failed INDEX]\n"
-    "                        [--out DIR] [--baselines DIR] [--accept] [--no-reuse] [--keep-profiles]\n"
+    "                        [--out DIR] [--baselines DIR | --baselines-at REV] [--accept] [--no-reuse]\n"
+    "                        [--keep-profiles]\n"
     "       otpu-regress list MATRIX [--only REGEX] [--shard K/M]\n"
     "       otpu-regress cell MATRIX (--id ID | --index I [--only REGEX]) [--out DIR] [--baselines DIR] [--accept]\n"
     "                         [--run ID]\n"
@@ -261,7 +264,9 @@ int Run(const std::vector<std::string>& args) {
       "shard", po::value<std::string>()->default_value("1/1"), "K/M: this machine's share")(
       "only", po::value<std::string>()->default_value(""), "cells whose id matches (regex)")(
       "rerun-failed", po::value<std::string>(), "INDEX: only the cells that failed in it")(
-      "no-reuse", po::bool_switch(), "run every cell, even when its key is unchanged");
+      "no-reuse", po::bool_switch(), "run every cell, even when its key is unchanged")(
+      "baselines-at", po::value<std::string>(),
+      "REV: judge against the baselines as git revision REV has them (for git bisect)");
   AddCommon(&o);
   po::variables_map vm;
   if (!ParseArgs("run", args, o, &vm, 1)) return kExitUsage;
@@ -286,6 +291,16 @@ int Run(const std::vector<std::string>& args) {
   if (!m) return code;
   opts.out_dir = OutDir(vm, *m);
   opts.baselines_dir = BaselinesDir(vm, *m);
+  std::optional<BaselinesAt> baselines_at;  // removed when the run ends
+  if (vm.count("baselines-at")) {
+    if (vm["accept"].as<bool>()) {
+      return Fail(kExitUsage, "otpu-regress run: --accept cannot write into --baselines-at's copy");
+    }
+    StatusOr<BaselinesAt> at = BaselinesAt::Extract(opts.baselines_dir, vm["baselines-at"].as<std::string>());
+    if (!at.ok()) return Fail(kExitUsage, "otpu-regress run: " + at.status().message());
+    baselines_at.emplace(std::move(*at));
+    opts.baselines_dir = baselines_at->path();
+  }
   opts.only = vm["only"].as<std::string>();
   if (vm.count("rerun-failed")) opts.rerun_failed = vm["rerun-failed"].as<std::string>();
   opts.reuse = !vm["no-reuse"].as<bool>();

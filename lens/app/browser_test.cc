@@ -323,13 +323,21 @@ TEST_F(BrowserTest, SearchStepsThroughMatchesWithEnter) {
   double x = 0, y = 0;
   ASSERT_EQ(std::sscanf(box.c_str(), "\"%lf,%lf\"", &x, &y), 2) << box;
   ASSERT_TRUE(chromium_->Click(x, y).ok());
+  // The click focuses the box once layout has settled; a page still laying out (a loaded
+  // machine) may take the click elsewhere, so wait for the focus and give it if need be.
+  if (!chromium_->WaitForString("document.activeElement && document.activeElement.id === 'timeline-find' ? 'yes' : ''", 2).ok()) {
+    Eval("document.getElementById('timeline-find').focus()");
+  }
   for (const char* k : {"M", "M"}) ASSERT_TRUE(chromium_->PressKey(k).ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.getElementById('timeline-find').value === 'MM' ? 'yes' : ''", 10).ok())
+      << Eval("document.getElementById('timeline-find').value");
   const std::string n = Eval("String(lens.filterInstrs(lens.app.m, 'MM').length)");
   ASSERT_NE(n, "\"0\"");
   const std::string count = "document.getElementById('timeline-find-count').textContent";
   // The k-th match in start order (equal starts in row order), by idx.
   auto nth = [](int k) { return "(() => { const m = lens.app.m, o = Array.from(lens.filterInstrs(m, 'MM')).sort((a, b) => m.s[a] - m.s[b] || a - b); return String(m.idx[o[" + std::to_string(k) + "]]); })()"; };
   ASSERT_TRUE(chromium_->PressKey("Enter").ok());
+  ASSERT_TRUE(chromium_->WaitForString("(" + count + ") || ''", 10).ok());
   EXPECT_EQ(Eval(count), "\"1 of " + n.substr(1, n.size() - 2) + "\"");
   EXPECT_EQ(Eval("String(lens.app.params.pin)"), Eval(nth(0)));
   ASSERT_TRUE(chromium_->PressKey("Enter").ok());

@@ -3,6 +3,8 @@
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
 
+#include <algorithm>
+
 namespace otpu {
 namespace {
 
@@ -106,12 +108,71 @@ size_t FindOverlongJsonNumber(std::string_view text) {
   return at ? size_t(*at) : std::string_view::npos;
 }
 
+size_t FindOutOfRangeJsonNumber(std::string_view text) {
+  bool in_string = false, escape = false;
+  size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (in_string) {
+      if (escape) escape = false;
+      else if (c == '\\') escape = true;
+      else if (c == '"') in_string = false;
+      ++i;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (!(c == '-' || (c >= '0' && c <= '9'))) {
+      ++i;
+      continue;
+    }
+    // One number token: where its first significant digit stands, and its exponent.
+    const size_t start = i;
+    if (text[i] == '-') ++i;
+    int64_t int_digits = 0, lead_frac_zeros = 0, exp = 0;
+    bool nonzero = false, point = false, in_exp = false, exp_negative = false;
+    for (; i < text.size(); ++i) {
+      const char d = text[i];
+      if (d >= '0' && d <= '9') {
+        if (in_exp) {
+          exp = std::min<int64_t>(exp * 10 + (d - '0'), 1000000);
+        } else if (!point) {
+          if (d != '0' || nonzero) {
+            nonzero = true;
+            ++int_digits;
+          }
+        } else if (!nonzero) {
+          if (d == '0') ++lead_frac_zeros;
+          else nonzero = true;
+        }
+      } else if (d == '.' && !in_exp) {
+        point = true;
+      } else if ((d == 'e' || d == 'E') && !in_exp) {
+        in_exp = true;
+      } else if ((d == '-' || d == '+') && in_exp) {
+        exp_negative = d == '-';
+      } else {
+        break;
+      }
+    }
+    const int64_t e = exp_negative ? -exp : exp;
+    const int64_t magnitude = !nonzero ? e : int_digits > 0 ? int_digits - 1 + e : e - lead_frac_zeros - 1;
+    if (magnitude < -kMaxJsonDecimalExponent || magnitude > kMaxJsonDecimalExponent) return start;
+  }
+  return std::string_view::npos;
+}
+
 Status CheckJsonNumbers(std::string_view text, const std::string& what) {
-  const size_t at = FindOverlongJsonNumber(text);
-  if (at == std::string_view::npos) return OkStatus();
-  return DataLoss((what.empty() ? "" : what + ": ") + "invalid JSON at byte " +
-                  std::to_string(at) + ": number longer than " +
-                  std::to_string(kMaxJsonNumberChars) + " characters");
+  const std::string prefix = (what.empty() ? "" : what + ": ") + "invalid JSON at byte ";
+  if (const size_t at = FindOverlongJsonNumber(text); at != std::string_view::npos) {
+    return DataLoss(prefix + std::to_string(at) + ": number longer than " +
+                    std::to_string(kMaxJsonNumberChars) + " characters");
+  }
+  if (const size_t at = FindOutOfRangeJsonNumber(text); at != std::string_view::npos) {
+    return DataLoss(prefix + std::to_string(at) + ": number beyond 1e" +
+                    std::to_string(kMaxJsonDecimalExponent) + " or below 1e-" +
+                    std::to_string(kMaxJsonDecimalExponent));
+  }
+  return OkStatus();
 }
 
 Status ParseJson(std::string_view text, const std::string& what, rapidjson::Document* doc,

@@ -11,6 +11,7 @@
 #include <rapidjson/reader.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -98,6 +99,16 @@ class JsonGuard {
 // out of bounds on numbers with hundreds of digits; the project writes at most 25 characters.
 inline constexpr size_t kMaxJsonNumberChars = 64;
 
+// The decimal exponent past which a number is refused before a full-precision parse: RapidJSON
+// 1.1.0's full-precision strtod reads out of bounds when a number's scaled exponent falls
+// below -348 (a fuzzed `0.0000003333333333333332e-0333`). Every double but subnormals below
+// 1e-320 fits; a project file never holds one.
+inline constexpr int64_t kMaxJsonDecimalExponent = 320;
+
+// The byte offset of the first number (outside strings) whose magnitude, 10^k, has |k| past
+// kMaxJsonDecimalExponent (a zero with such an exponent too), or npos.
+size_t FindOutOfRangeJsonNumber(std::string_view text);
+
 // Finds numbers (outside strings) longer than kMaxJsonNumberChars in a text given in pieces.
 class OverlongJsonNumberScanner {
  public:
@@ -115,7 +126,8 @@ class OverlongJsonNumberScanner {
 size_t FindOverlongJsonNumber(std::string_view text);
 
 // DataLoss "<what>: invalid JSON at byte N: number longer than 64 characters" when `text`
-// holds one (FindOverlongJsonNumber), OK otherwise.
+// holds one (FindOverlongJsonNumber), or "...: number beyond 1e320 or below 1e-320"
+// (FindOutOfRangeJsonNumber); OK otherwise.
 Status CheckJsonNumbers(std::string_view text, const std::string& what);
 
 // DataLoss "<what>: invalid JSON at byte N: <reason>" (the app's wording) for a failed parse: the guard's reason when it

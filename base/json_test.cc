@@ -76,5 +76,20 @@ TEST(Json, SyntaxErrorNamesFileAndOffset) {
   EXPECT_EQ(s.message(), "c.json: invalid JSON at byte 6: Invalid value.");
 }
 
+// A fuzzed profile crashed RapidJSON 1.1.0's full-precision strtod (an out-of-bounds read of
+// its cached powers): numbers whose magnitude is past 1e+-320 are refused before that parse.
+TEST(Json, NumbersOutOfRangeAreRefusedBeforeAFullPrecisionParse) {
+  rapidjson::Document doc;
+  Status s = ParseStrictJson("{\"x\": 0.0000003333333333333332e-0333}", "b.json", &doc);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "b.json: invalid JSON at byte 6: number beyond 1e320 or below 1e-320");
+  EXPECT_FALSE(ParseStrictJson("[0e-999]", "z", &doc).ok());
+  EXPECT_FALSE(ParseStrictJson("[1e400]", "big", &doc).ok());
+  EXPECT_FALSE(ParseStrictJson("[-12.5e319]", "big", &doc).ok());
+  EXPECT_TRUE(ParseStrictJson("[1.7976931348623157e308, 2.2250738585072014e-308, 5e-320, 0, -0.5]",
+                              "ok", &doc).ok());
+  EXPECT_EQ(FindOutOfRangeJsonNumber("{\"s\": \"1e999\", \"n\": 3}"), std::string_view::npos);
+}
+
 }  // namespace
 }  // namespace otpu

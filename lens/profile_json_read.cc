@@ -401,7 +401,8 @@ StatusOr<ProfileFile> ProfileFileFromBytes(std::string_view bytes, const ReadLim
     JsonGuard<JsonLimitGuard<ProfileSaxHandler>>* handler;
     ProfileTextStream* in;
     bool operator()(ProfileDocument&) {
-      constexpr unsigned kFlags = rapidjson::kParseFullPrecisionFlag | rapidjson::kParseIterativeFlag;
+      // Numbers as text: the handler converts them (profile_sax.h, RawNumber).
+      constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
       rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>, ThrowingAllocator> reader;
       *parsed = reader.Parse<kFlags>(*in, *handler);
       return !parsed->IsError();

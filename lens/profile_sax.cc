@@ -1,10 +1,13 @@
 #include "lens/profile_sax.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <new>
 #include <limits>
+#include <string>
+#include <string_view>
 
 namespace otpu::lens {
 namespace {
@@ -174,6 +177,22 @@ bool ProfileSaxHandler::Integer(int64_t v) {
   }
   ++column_;
   return true;
+}
+
+bool ProfileSaxHandler::RawNumber(const char* str, rapidjson::SizeType length, bool) {
+  const std::string_view text(str, length);
+  if (text.find_first_of(".eE") == std::string_view::npos) {
+    int64_t i = 0;
+    if (std::from_chars(text.data(), text.data() + text.size(), i).ec == std::errc()) {
+      return Integer(i);
+    }
+    uint64_t u = 0;
+    if (std::from_chars(text.data(), text.data() + text.size(), u).ec == std::errc()) {
+      return Uint64(u);
+    }
+  }
+  // The grammar was checked by the parser; out of range becomes +-inf or 0, as RapidJSON did.
+  return Double(std::strtod(std::string(text).c_str(), nullptr));
 }
 
 bool ProfileSaxHandler::Uint64(uint64_t u) {

@@ -7,6 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -311,6 +313,24 @@ StatusOr<pid_t> Launch(const SubprocessOptions& o, bool detached, int* out_fd, i
 
 double MonotonicSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string FindExecutable(const std::string& command) {
+  if (command.find('/') != std::string::npos) {
+    return ::access(command.c_str(), X_OK) == 0 ? command : "";
+  }
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t begin = 0;
+  while (begin <= dirs.size()) {
+    size_t end = dirs.find(':', begin);
+    if (end == std::string::npos) end = dirs.size();
+    std::string dir = dirs.substr(begin, end - begin);
+    std::string full = (dir.empty() ? "." : dir) + "/" + command;
+    if (::access(full.c_str(), X_OK) == 0) return full;
+    begin = end + 1;
+  }
+  return "";
 }
 
 int ExitCodeOfWaitStatus(int status) {

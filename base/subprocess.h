@@ -136,6 +136,10 @@ StatusOr<SubprocessResult> RunSubprocess(const SubprocessOptions& options);
 // exec'd. Errors as Subprocess::Start.
 Status StartDetached(const SubprocessOptions& options);
 
+// `command` if it is a path to an executable, else its first executable match on PATH (as
+// execvp searches); empty when there is none.
+std::string FindExecutable(const std::string& command);
+
 // The exit code a shell reports for wait status `status`: the code, or 128 + signal.
 int ExitCodeOfWaitStatus(int status);
 

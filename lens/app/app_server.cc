@@ -20,25 +20,6 @@
 namespace otpu::lens {
 namespace {
 
-// `command` if it is a path, else its first executable match on PATH; empty when none.
-std::string FindExecutable(const std::string& command) {
-  if (command.find('/') != std::string::npos) {
-    return ::access(command.c_str(), X_OK) == 0 ? command : "";
-  }
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  size_t begin = 0;
-  while (begin <= dirs.size()) {
-    size_t end = dirs.find(':', begin);
-    if (end == std::string::npos) end = dirs.size();
-    std::string dir = dirs.substr(begin, end - begin);
-    std::string full = (dir.empty() ? "." : dir) + "/" + command;
-    if (::access(full.c_str(), X_OK) == 0) return full;
-    begin = end + 1;
-  }
-  return "";
-}
-
 // Runs `exe url` in its own session, detached (double fork: no zombie, no terminal).
 Status SpawnDetached(const std::string& exe, const std::string& url) {
   SubprocessOptions options;

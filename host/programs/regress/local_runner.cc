@@ -98,25 +98,11 @@ int ExitCodeOf(const Index& index) {
   return kExitPass;
 }
 
-// `name` as execvp would find it: itself when it has a '/', else the first PATH entry with it.
-static std::string ResolveInPath(const std::string& name) {
-  if (name.find('/') != std::string::npos) return name;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t end = std::min(dirs.find(':', start), dirs.size());
-    const std::string candidate = dirs.substr(start, end - start) + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return name;
-}
-
 KeyInputs CurrentKeyInputs(const std::string& extra, const std::string& emulator) {
   KeyInputs in;
   in.tool = HashFile("/proc/self/exe");
-  in.emulator = HashFile(ResolveInPath(emulator));
+  const std::string found = FindExecutable(emulator);
+  in.emulator = HashFile(found.empty() ? emulator : found);
   models::ContentHasher h;
   const fs::path rtl = fs::path(DataDir()) / "rtl";
   std::vector<fs::path> files;

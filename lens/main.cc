@@ -14,6 +14,7 @@
 #include "lens/recorder.h"
 #include "lens/rtl_step_runner.h"
 #include "sim/rtl/rtl_configs.h"
+#include "sim/rtl/stall_percent.h"
 #include "workloads/list.h"
 #include "workloads/traced_steps.h"
 #include "workloads/version.h"

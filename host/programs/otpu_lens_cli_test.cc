@@ -95,6 +95,37 @@ TEST_F(OtpuLensCliTest, RecordQwenTinyTwoTokensWritesTwoCompleteHwProfiles) {
   EXPECT_NE(info.out.find("profile 1: qwen-tiny step 4 (hw)"), std::string::npos) << info.out;
 }
 
+TEST_F(OtpuLensCliTest, RecordHelpListsItsOptionsOneLineEach) {
+  Result r = OtpuLens({"record", "--help"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("usage: otpu-lens record -o FILE", 0), 0u) << r.out;
+  for (const char* line : {"\n  -o, --out FILE ", "\n  --dev PREFIX ", "\n  --keep first|last ",
+                           "\n  --open ", "\n  --port N ", "\n  --no-browser "}) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << r.out;
+  }
+}
+
+// SPEC 9: otpu-lens's exploring commands are lens's, with only the program name changed.
+TEST_F(OtpuLensCliTest, SummaryDiffExportAndInfoJsonAreLenss) {
+  const std::string a = OutPath("a.otpuprof"), b = OutPath("b.otpuprof");
+  ASSERT_EQ(Run(LENS_BINARY, {"record", "mlp-small", "--isa", "-o", a}).code, 0);
+  ASSERT_EQ(Run(LENS_BINARY, {"record", "mlp-small", "--isa", "--bucket", "32", "-o", b}).code, 0);
+  for (std::vector<std::string> args : {std::vector<std::string>{"summary", a},
+                                        {"summary", a, "--json"},
+                                        {"info", a, "--json"},
+                                        {"diff", a, b},
+                                        {"diff", a, a, "--json"}}) {
+    Result ours = OtpuLens(args), theirs = Run(LENS_BINARY, args);
+    EXPECT_EQ(ours.code, theirs.code) << args[0] << ours.err;
+    EXPECT_EQ(ours.out, theirs.out) << args[0];
+  }
+  Result exported = OtpuLens({"export", a, "--chrome-trace", "-o", OutPath("t.json")});
+  ASSERT_EQ(exported.code, 0) << exported.err;
+  ASSERT_EQ(Run(LENS_BINARY, {"export", a, "--chrome-trace", "-o", OutPath("u.json")}).code, 0);
+  EXPECT_EQ(Slurp(OutPath("t.json")), Slurp(OutPath("u.json")));
+  EXPECT_EQ(UsageLine({"summary"}), "otpu-lens summary: name a profile FILE\n");
+}
+
 TEST_F(OtpuLensCliTest, ListIsLenssList) {
   Result ours = OtpuLens({"list"}), theirs = Run(LENS_BINARY, {"list"});
   ASSERT_EQ(ours.code, 0);
@@ -111,9 +142,17 @@ TEST_F(OtpuLensCliTest, HelpPrintsTheExitStatusTable) {
 TEST_F(OtpuLensCliTest, BadOptionsAreUsageErrorsOfOneLine) {
   const std::string out = OutPath("x.otpuprof");
   EXPECT_EQ(UsageLine({}),
-            "otpu-lens: no command (record, open, html, info, list); see otpu-lens --help\n");
+            "otpu-lens: no command (record, list, info, summary, diff, open, html, export); see "
+            "otpu-lens --help\n");
   EXPECT_EQ(UsageLine({"frob"}),
-            "otpu-lens: unknown command 'frob' (record, open, html, info, list)\n");
+            "otpu-lens: unknown command 'frob' (record, list, info, summary, diff, open, html, "
+            "export)\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--port", "80"}),
+            "otpu-lens record: --port: only with --open\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--no-browser"}),
+            "otpu-lens record: --no-browser: only with --open\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--open", "--port", "-1"}),
+            "otpu-lens record: --port -1: expected 0 (any free port) to 65535\n");
   EXPECT_EQ(UsageLine({"record", "--sim"}),
             "otpu-lens record: missing -o FILE (the profile to write)\n");
   EXPECT_NE(UsageLine({"record", "--sim", "-o", out, "--frob"})

@@ -23,6 +23,7 @@
 #include "host/xdma_emu/fuse_server.h"
 #include "host/xdma_emu/mountpoint.h"
 #include "sim/rtl/rtl_configs.h"
+#include "sim/rtl/stall_percent.h"
 #include "base/status.h"
 #include "workloads/version.h"
 

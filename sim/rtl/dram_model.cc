@@ -1,4 +1,5 @@
 #include "sim/rtl/dram_model.h"
+#include "sim/rtl/stall_percent.h"
 
 #include <algorithm>
 #include <cmath>

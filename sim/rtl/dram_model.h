@@ -40,12 +40,6 @@ struct DramOptions {
 // `name` when it is not one of those forms with N in 1..99.
 StatusOr<DramOptions> ParseDramName(const std::string& name);
 
-// The one range of `--stall N` in every program (lens record, otpu-xdma-emu): a percent of
-// cycles from 0 (no stalls) to kMaxStallPercent (100 would never be ready). InvalidArgument
-// "--stall N: expected a percent of cycles from 0 to 99" outside it.
-inline constexpr int kMaxStallPercent = 99;
-Status CheckStallPercent(int percent);
-
 // What the memory offers the core in one cycle: ready bits and at most one read response per
 // port (the core always takes a response).
 struct MemOffer {

@@ -1,7 +1,10 @@
 // End-to-end tests of the real `otpu-lens` binary: record --sim on the board model, the
 // subcommands shared with lens, exit codes and one stderr line per error.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -124,6 +127,38 @@ TEST_F(OtpuLensCliTest, SummaryDiffExportAndInfoJsonAreLenss) {
   ASSERT_EQ(Run(LENS_BINARY, {"export", a, "--chrome-trace", "-o", OutPath("u.json")}).code, 0);
   EXPECT_EQ(Slurp(OutPath("t.json")), Slurp(OutPath("u.json")));
   EXPECT_EQ(UsageLine({"summary"}), "otpu-lens summary: name a profile FILE\n");
+}
+
+// A free TCP port on 127.0.0.1 (bound, read, released).
+int FreePort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(addr);
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    return -1;
+  }
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// The seed lists --port and --no-browser with record's options: record --open takes them.
+TEST_F(OtpuLensCliTest, RecordOpenServesOnTheGivenPortWithoutABrowser) {
+  const int port = FreePort();
+  ASSERT_GT(port, 0);
+  testutil::TestProcess p({OTPU_LENS_BINARY, "record", "--sim", "-o", OutPath("x.otpuprof"), "--open",
+                           "--port", std::to_string(port), "--no-browser"},
+                          {"BROWSER=/bin/false"});
+  std::string serving;
+  for (int i = 0; i < 20 && serving.empty(); ++i) {
+    const std::string line = p.ReadLine(300);
+    if (line.empty()) break;
+    if (line.rfind("Lens is serving", 0) == 0) serving = line;
+  }
+  EXPECT_NE(serving.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << serving;
+  EXPECT_TRUE(fs::exists(OutPath("x.otpuprof")));
 }
 
 TEST_F(OtpuLensCliTest, ListIsLenssList) {

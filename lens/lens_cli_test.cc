@@ -159,6 +159,7 @@ TEST_F(LensCliTest, CommandHelpListsItsOptionsOneLineEach) {
 
 TEST_F(LensCliTest, HelpOfAnUnknownCommandIsAUsageError) {
   ExpectError(Lens({"help", "frob"}), 2, "lens help: unknown command 'frob'");
+  ExpectError(Lens({"help", "record", "info"}), 2, "lens help: one COMMAND at a time");
 }
 
 TEST_F(LensCliTest, InfoJsonHasTheDocumentedFields) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/cli.h"
 #include "base/exit_codes.h"
 #include "host/lock/command_runner.h"
 #include "host/lock/device_lock.h"
@@ -26,11 +27,6 @@ using exit_codes::lock::kExitBusy;
 using exit_codes::lock::kExitError;
 using exit_codes::lock::kExitUsage;
 
-constexpr char kUsage[] =
-    "usage: otpu-lock [--dev PREFIX] [--wait SEC] [--prebuild MODEL:WF:HF]... "
-    "[--prebuild-cfg CFG] [--] COMMAND [ARGS...]\n"
-    "Runs COMMAND while holding the openTPU device lock; exits with its status.\n";
-
 // Test seam (see CommandOptions::exec_delay_ms): milliseconds the child waits before exec.
 constexpr char kExecDelayEnv[] = "OTPU_LOCK_TEST_EXEC_DELAY_MS";
 
@@ -38,19 +34,38 @@ struct Options {
   std::string dev;
   std::string wait;
   std::vector<std::string> prebuilds;
-  std::string prebuild_cfg;
+  std::string config;  // --config (deprecated spelling --prebuild-cfg)
   std::vector<std::string> command;
-  bool help = false;
 };
+
+// The options; the words from the first positional on are the command (base/cli.h).
+void Describe(cli::Spec* spec) {
+  spec->visible.add_options()
+      ("dev", po::value<std::string>()->value_name("PREFIX")->default_value("/dev/xdma0"),
+       "XDMA device prefix to lock")
+      ("wait", po::value<std::string>()->value_name("SEC"),
+       "seconds to wait for a busy device (0: do not wait; default $OTPU_LOCK_WAIT, else 3600)")
+      ("prebuild", po::value<std::vector<std::string>>()->value_name("MODEL:WF:HF")->composing(),
+       "quantize into the image cache first, outside the lock (repeatable)")
+      ("config", po::value<std::string>()->value_name("sim|board"),
+       "card configuration for --prebuild (default sim)");
+  spec->hidden.add_options()
+      ("prebuild-cfg", po::value<std::string>()->value_name("sim|board"),
+       "deprecated spelling of --config (the seed's)")
+      ("command", po::value<std::vector<std::string>>()->value_name("COMMAND"), "command to run");
+  spec->positional.add("command", -1);
+}
 
 // Index in args (argv without argv[0]) where the command starts: at "--" or at the first word
 // that is neither an option nor an option's value, so `otpu-lock make -j2` needs no `--`.
-size_t CommandStart(const std::vector<std::string>& args, const po::options_description& options) {
+size_t CommandStart(const std::vector<std::string>& args, const cli::Spec& spec) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--" || arg.size() < 2 || arg[0] != '-') return i;
     if (arg.rfind("--", 0) == 0 && arg.find('=') == std::string::npos) {
-      const po::option_description* option = options.find_nothrow(arg.substr(2), false);
+      const std::string name = arg.substr(2);
+      const po::option_description* option = spec.visible.find_nothrow(name, false);
+      if (!option) option = spec.hidden.find_nothrow(name, false);
       if (option && option->semantic()->max_tokens() > 0) ++i;  // the next word is its value
     }
   }
@@ -58,28 +73,22 @@ size_t CommandStart(const std::vector<std::string>& args, const po::options_desc
 }
 
 // Parses the command line into `options`; false (after one stderr line) on a usage error.
-bool ParseOptions(int argc, char** argv, Options* options) {
-  po::options_description visible("options");
-  visible.add_options()
-      ("help,h", po::bool_switch(&options->help), "print this help")
-      ("dev", po::value(&options->dev)->default_value("/dev/xdma0"), "XDMA device prefix to lock")
-      ("wait", po::value(&options->wait),
-       "seconds to wait for a busy device (0: do not wait; default $OTPU_LOCK_WAIT, else 3600)")
-      ("prebuild", po::value(&options->prebuilds)->composing(),
-       "quantize MODEL:WF:HF into the image cache first, outside the lock (repeatable)")
-      ("prebuild-cfg", po::value(&options->prebuild_cfg), "card configuration for --prebuild");
-  std::vector<std::string> args(argv + 1, argv + argc);
-  const size_t command_start = CommandStart(args, visible);
+bool ParseOptions(std::vector<std::string> args, Options* options) {
+  cli::Spec spec;
+  Describe(&spec);
+  const size_t command_start = CommandStart(args, spec);
   options->command.assign(args.begin() + command_start, args.end());
   if (!options->command.empty() && options->command.front() == "--") {
     options->command.erase(options->command.begin());
   }
   args.resize(command_start);
+  po::options_description all;
+  all.add(spec.visible).add(spec.hidden);
+  po::variables_map vm;
   try {
-    po::variables_map vm;
     // No abbreviations: CommandStart matches option names exactly, and so must Boost.
     po::store(po::command_line_parser(args)
-                  .options(visible)
+                  .options(all)
                   .style(po::command_line_style::default_style &
                          ~po::command_line_style::allow_guessing)
                   .run(),
@@ -89,9 +98,19 @@ bool ParseOptions(int argc, char** argv, Options* options) {
     std::fprintf(stderr, "otpu-lock: %s (see otpu-lock --help)\n", e.what());
     return false;
   }
-  if (options->help) {
-    std::cout << kUsage << "\n" << visible << "\n" << exit_codes::ExitStatusHelp(exit_codes::Family::kLock);
+  options->dev = vm["dev"].as<std::string>();
+  if (vm.count("wait")) options->wait = vm["wait"].as<std::string>();
+  if (vm.count("prebuild")) options->prebuilds = vm["prebuild"].as<std::vector<std::string>>();
+  if (vm.count("prebuild-cfg")) {
+    if (vm.count("config")) {
+      std::fprintf(stderr, "otpu-lock: --prebuild-cfg and --config: give the configuration once "
+                           "(--prebuild-cfg is the deprecated spelling of --config)\n");
+      return false;
+    }
+    std::fprintf(stderr, "otpu-lock: warning: --prebuild-cfg is deprecated; use --config\n");
+    options->config = vm["prebuild-cfg"].as<std::string>();
   }
+  if (vm.count("config")) options->config = vm["config"].as<std::string>();
   return true;
 }
 
@@ -121,10 +140,9 @@ void RunPrebuilds(const std::vector<PrebuildSpec>& specs, const std::string& cfg
   }
 }
 
-int Main(int argc, char** argv) {
+int Run(const std::vector<std::string>& args) {
   Options options;
-  if (!ParseOptions(argc, argv, &options)) return kExitUsage;
-  if (options.help) return 0;
+  if (!ParseOptions(args, &options)) return kExitUsage;
   if (options.command.empty()) {
     std::fprintf(stderr, "otpu-lock: no command\n");
     return kExitUsage;
@@ -137,7 +155,7 @@ int Main(int argc, char** argv) {
     if (!spec.ok() && usage.ok()) usage = spec.status();
     if (spec.ok()) specs.push_back(*spec);
   }
-  if (usage.ok()) usage = ValidatePrebuildConfig(options.prebuild_cfg);
+  if (usage.ok()) usage = ValidatePrebuildConfig(options.config);
   if (usage.ok()) usage = LockFileName(options.dev).status().WithContext("--dev");
   if (!usage.ok()) {
     std::fprintf(stderr, "otpu-lock: %s\n", usage.message().c_str());
@@ -145,7 +163,7 @@ int Main(int argc, char** argv) {
   }
 
   // Prebuilds go first: quantizing must not happen while we hold the card.
-  RunPrebuilds(specs, options.prebuild_cfg);
+  RunPrebuilds(specs, options.config);
 
   // Nested under another otpu-lock for this device: keep the outer holder (and its variables).
   std::unique_ptr<DeviceLock> lock = InheritedLock(options.dev);
@@ -176,6 +194,22 @@ int Main(int argc, char** argv) {
     return ExitCodeForStartFailure(exit_code.status());
   }
   return *exit_code;  // the lock is released after the child is gone, as `lock` goes out of scope
+}
+
+int Main(int argc, char** argv) {
+  cli::Program program;
+  program.name = "otpu-lock";
+  program.summary = "Runs COMMAND while holding the openTPU device lock; exits with its status "
+                    "(docs/otpu-lock.md).";
+  program.family = exit_codes::Family::kLock;
+  cli::Command command;
+  command.synopsis = "[--dev PREFIX] [--wait SEC] [--prebuild MODEL:WF:HF]... [--config CFG] "
+                     "[--] COMMAND [ARGS...]";
+  command.describe = Describe;
+  command.run = Run;
+  command.options_end_at_positional = true;
+  program.commands = {command};
+  return cli::RunProgram(program, argc, argv);
 }
 
 }  // namespace

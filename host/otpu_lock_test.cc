@@ -98,7 +98,7 @@ TEST_F(OtpuLockTest, OptionsBeforeDoubleDashAreOurs) {
 }
 
 TEST_F(OtpuLockTest, OptionValuesAreNotMistakenForTheCommand) {
-  ProcessResult result = Run({"--dev", "c", "--prebuild-cfg", "sim", "--wait", "1", "sh", "-c", "echo $OTPU_LOCK_HELD"});
+  ProcessResult result = Run({"--dev", "c", "--config", "sim", "--wait", "1", "sh", "-c", "echo $OTPU_LOCK_HELD"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, "c\n");
 }
@@ -336,10 +336,10 @@ TEST_F(OtpuLockTest, PrebuildRunsBeforeWaitingForTheLock) {
   std::ofstream(script) << "#!/bin/sh\necho \"$* nice=$(nice)\" >> " << log << "\n";
   ASSERT_EQ(::chmod(script.c_str(), 0755), 0);
   ProcessResult result = Run({"--wait", "0", "--prebuild", "a:int4:-", "--prebuild", "b:fp4:int8",
-                              "--prebuild-cfg", "board", "true"},
+                              "--config", "board", "true"},
                              {"OTPU_PREBUILD=" + script});
   EXPECT_EQ(result.exit_code, 3);  // the device was busy, yet both prebuilds ran first
-  EXPECT_EQ(ReadFile(log), "a:int4:- --cfg board nice=19\nb:fp4:int8 --cfg board nice=19\n");
+  EXPECT_EQ(ReadFile(log), "a:int4:- --config board nice=19\nb:fp4:int8 --config board nice=19\n");
 }
 
 TEST_F(OtpuLockTest, BadPrebuildSyntaxExits2) {
@@ -357,12 +357,41 @@ std::string LoggingScript(const std::string& dir, const std::string& log) {
   return script;
 }
 
-TEST_F(OtpuLockTest, BadPrebuildCfgExits2NamingTheOptionAndTheConfigurations) {
-  ProcessResult result = Run({"--prebuild", "qwen:int4:int8", "--prebuild-cfg", "xyz", "--", "touch",
+TEST_F(OtpuLockTest, BadConfigExits2NamingTheOptionAndTheConfigurations) {
+  ProcessResult result = Run({"--prebuild", "qwen:int4:int8", "--config", "xyz", "--", "touch",
                               Marker()});
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_EQ(result.err, "otpu-lock: --prebuild-cfg 'xyz' is not a card configuration: sim|board\n");
+  EXPECT_EQ(result.err, "otpu-lock: --config 'xyz' is not a card configuration: sim|board\n");
   EXPECT_FALSE(Exists(Marker()));
+}
+
+// The seed's spelling still works, with one warning line.
+TEST_F(OtpuLockTest, PrebuildCfgIsADeprecatedSpellingOfConfig) {
+  const std::string log = tmp_.path() + "/prebuilds";
+  ProcessResult result = Run({"--prebuild", "a:int4:-", "--prebuild-cfg", "board", "true"},
+                             {"OTPU_PREBUILD=" + LoggingScript(tmp_.path(), log)});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "otpu-lock: warning: --prebuild-cfg is deprecated; use --config\n");
+  EXPECT_EQ(ReadFile(log), "a:int4:- --config board\n");
+}
+
+TEST_F(OtpuLockTest, PrebuildCfgAndConfigTogetherExit2) {
+  ProcessResult result = Run({"--prebuild-cfg", "sim", "--config", "board", "--", "touch", Marker()});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(CountLines(result.err), 1) << result.err;
+  EXPECT_NE(result.err.find("--prebuild-cfg and --config"), std::string::npos) << result.err;
+  EXPECT_FALSE(Exists(Marker()));
+}
+
+// `otpu-lock --help` lists each option on one line; `otpu-lock CMD --help` is CMD's.
+TEST_F(OtpuLockTest, HelpListsTheOptionsOneLineEach) {
+  ProcessResult result = Run({"--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.out.find("\n  --config sim|board "), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("prebuild-cfg"), std::string::npos) << "deprecated: not listed";
+  ProcessResult theirs = Run({"--wait", "1", "sh", "-c", "echo \"$@\"", "sh", "--help"});
+  EXPECT_EQ(theirs.exit_code, 0) << theirs.err;
+  EXPECT_EQ(theirs.out, "--help\n");
 }
 
 // The seed's "in the repository": a checkout found through OTPU_SOURCE_DIR, whatever the

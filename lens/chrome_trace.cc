@@ -238,6 +238,8 @@ std::string ChromeTraceJson(const ProfileFile& file) {
 }
 
 Status WriteChromeTrace(const ProfileFile& file, const std::string& out) {
+  const bool gzip = out.size() >= 3 && out.compare(out.size() - 3, 3, ".gz") == 0;
+  if (!gzip) return WriteFileAtomically(out, ChromeTraceJson(file));
   StatusOr<std::string> gz = GzipCompress(ChromeTraceJson(file), kGzipLevel);
   if (!gz.ok()) return gz.status().WithContext(out);
   return WriteFileAtomically(out, *gz);

@@ -17,7 +17,8 @@ namespace otpu::lens {
 // from 0 at the profile's clock.
 std::string ChromeTraceJson(const ProfileFile& file);
 
-// Writes ChromeTraceJson(file) gzip-compressed to `out` (temporary name, then renamed).
+// Writes ChromeTraceJson(file) to `out` (temporary name, then renamed): gzip-compressed when
+// `out` ends in `.gz`, plain JSON otherwise (both open in Perfetto).
 Status WriteChromeTrace(const ProfileFile& file, const std::string& out);
 
 }  // namespace otpu::lens

@@ -90,6 +90,18 @@ TEST(WriteChromeTrace, WritesGzipOfTheJson) {
   fs::remove_all(tmpl);
 }
 
+TEST(WriteChromeTrace, WritesPlainJsonWhenTheNameDoesNotEndInGz) {
+  std::string tmpl = (fs::temp_directory_path() / "chrome_trace_test.XXXXXX").string();
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  ProfileFile f = SyntheticFile({ProfileKind::kHw}, 30);
+  const std::string out = tmpl + "/t.json";
+  ASSERT_TRUE(WriteChromeTrace(f, out).ok());
+  std::ifstream in(out, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(text, ChromeTraceJson(f));
+  fs::remove_all(tmpl);
+}
+
 TEST(ChromeTrace, AnIncompleteTraceCarriesItsLossAsMetadataAndAMarker) {
   ProfileFile f = SyntheticFile({ProfileKind::kHw}, 50);
   HwTrace& t = *f.profiles[0].hwtrace;

@@ -18,6 +18,7 @@
 #include "lens/otpuprof.h"
 #include "lens/profile_json.h"
 #include "lens/synthetic.h"
+#include "rapidjson/document.h"
 
 namespace otpu::lens {
 namespace {
@@ -131,10 +132,83 @@ TEST_F(LensCliTest, NegativePosIsAUsageError) {
               "lens record: --pos -1: a position is at least 0");
 }
 
-TEST_F(LensCliTest, HelpGoesToStdout) {
+TEST_F(LensCliTest, HelpListsTheCommandsOneLineEachAndHowToGetTheirHelp) {
   Result r = Lens({"--help"});
   EXPECT_EQ(r.code, 0);
-  EXPECT_NE(r.out.find("lens record WORKLOAD..."), std::string::npos) << r.out;
+  for (const char* cmd : {"list", "record", "info", "summary", "diff", "open", "html", "export"}) {
+    EXPECT_NE(r.out.find("\n  " + std::string(cmd) + " "), std::string::npos) << cmd << r.out;
+  }
+  EXPECT_NE(r.out.find("lens COMMAND --help"), std::string::npos) << r.out;
+}
+
+TEST_F(LensCliTest, CommandHelpListsItsOptionsOneLineEach) {
+  Result r = Lens({"record", "--help"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("usage: lens record WORKLOAD... -o FILE", 0), 0u) << r.out;
+  for (const char* line : {"\n  -o, --out FILE ", "\n  --stall N ", "\n  --config CONFIG ",
+                           "\n  --open ", "\n  --port N ", "\n  --no-browser ", "\n  -h, --help "}) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << r.out;
+  }
+  EXPECT_EQ(Lens({"help", "record"}).out, r.out);
+  for (const char* cmd : {"list", "info", "summary", "diff", "open", "html", "export"}) {
+    Result c = Lens({cmd, "--help"});
+    EXPECT_EQ(c.code, 0) << cmd << c.err;
+    EXPECT_EQ(c.out.rfind("usage: lens " + std::string(cmd), 0), 0u) << c.out;
+  }
+}
+
+TEST_F(LensCliTest, HelpOfAnUnknownCommandIsAUsageError) {
+  ExpectError(Lens({"help", "frob"}), 2, "lens help: unknown command 'frob'");
+  ExpectError(Lens({"help", "record", "info"}), 2, "lens help: one COMMAND at a time");
+}
+
+TEST_F(LensCliTest, InfoJsonHasTheDocumentedFields) {
+  ProfileFile f = SyntheticFile({ProfileKind::kIsa, ProfileKind::kHw}, 20);
+  Spit("x.otpuprof", *GzipCompress(*ProfileFileToJson(f), 6));
+  Result r = Lens({"info", PathOf("x.otpuprof"), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  rapidjson::Document d;
+  ASSERT_FALSE(d.Parse(r.out.c_str()).HasParseError()) << r.out;
+  EXPECT_EQ(std::string(d["file"].GetString()), PathOf("x.otpuprof"));
+  EXPECT_EQ(std::string(d["format"].GetString()), f.format);
+  EXPECT_EQ(d["version"].GetInt(), f.version);
+  EXPECT_TRUE(d["tool_version"].IsString());
+  ASSERT_EQ(d["profiles"].Size(), 2u);
+  const rapidjson::Value& p = d["profiles"][1];
+  EXPECT_EQ(p["index"].GetInt(), 1);
+  EXPECT_EQ(std::string(p["name"].GetString()), f.profiles[1].name);
+  EXPECT_EQ(std::string(p["kind"].GetString()), "hw");
+  EXPECT_EQ(p["cycles"].GetInt64(), f.profiles[1].cycles);
+  EXPECT_EQ(p["roofline"]["bound"].GetInt64(), f.profiles[1].roofline.bound);
+  EXPECT_EQ(p["instructions"].GetInt64(), int64_t(f.profiles[1].instrs.size()));
+  EXPECT_EQ(p["config"]["D"].GetInt(), f.profiles[1].config.D);
+  EXPECT_TRUE(p["hwtrace"].IsObject());
+  EXPECT_EQ(p["hwtrace"]["count"].GetInt64(), f.profiles[1].hwtrace->count);
+  EXPECT_TRUE(d["profiles"][0]["hwtrace"].IsNull());
+  EXPECT_TRUE(p["notes"].IsArray());
+}
+
+TEST_F(LensCliTest, ExportWritesPlainJsonUnlessTheNameEndsInGz) {
+  Spit("x.otpuprof", *GzipCompress(*ProfileFileToJson(SyntheticFile({ProfileKind::kHw}, 20)), 6));
+  ASSERT_EQ(Lens({"export", PathOf("x.otpuprof"), "--chrome-trace", "-o", PathOf("t.json")}).code, 0);
+  const std::string plain = Slurp(PathOf("t.json"));
+  rapidjson::Document d;
+  EXPECT_FALSE(d.Parse(plain.c_str()).HasParseError()) << plain.substr(0, 100);
+  EXPECT_TRUE(d.HasMember("traceEvents"));
+  ASSERT_EQ(Lens({"export", PathOf("x.otpuprof"), "--chrome-trace", "--out", PathOf("t.json.gz")}).code, 0);
+  StatusOr<std::string> inflated = GzipDecompress(Slurp(PathOf("t.json.gz")));
+  ASSERT_TRUE(inflated.ok()) << inflated.status().message();
+  EXPECT_EQ(*inflated, plain);
+}
+
+TEST_F(LensCliTest, PortAndNoBrowserNeedOpen) {
+  ExpectError(Lens({"record", "mlp-small", "--isa", "-o", PathOf("x"), "--port", "8080"}), 2,
+              "lens record: --port: only with --open");
+  ExpectError(Lens({"record", "mlp-small", "--isa", "-o", PathOf("x"), "--no-browser"}), 2,
+              "lens record: --no-browser: only with --open");
+  ExpectError(Lens({"record", "mlp-small", "--isa", "-o", PathOf("x"), "--open", "--port", "70000"}),
+              2, "lens record: --port 70000: expected 0 (any free port) to 65535");
+  EXPECT_FALSE(fs::exists(PathOf("x")));
 }
 
 TEST_F(LensCliTest, HelpPrintsTheExitStatusTable) {

@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "base/exit_codes.h"
+#include "base/cli.h"
 #include "lens/cli/commands.h"
 #include "lens/otpuprof.h"
 #include "lens/recorder.h"
 #include "lens/rtl_step_runner.h"
 #include "sim/rtl/rtl_configs.h"
+#include "sim/rtl/stall_percent.h"
 #include "workloads/list.h"
 #include "workloads/traced_steps.h"
 #include "workloads/version.h"
@@ -26,34 +28,32 @@ using cli::kExitFailure;
 using cli::kExitOk;
 using cli::kExitUsage;
 
-constexpr const char* kUsage =
-    "usage: lens list\n"
-    "       lens record WORKLOAD... -o FILE [--config sim|board] [--isa | [--axi] [--stall N]]\n"
-    "                   [--bucket N] [--pos N]\n"
-    "       lens info FILE\n"
-    "       lens summary FILE [--json]\n"
-    "       lens diff BASE NEW [--json] [--top N]\n"
-    "       lens open [FILE] [--port N] [--no-browser] [--baseline BASE]\n"
-    "       lens html FILE -o OUT.html [--baseline BASE]\n"
-    "       lens export FILE --chrome-trace -o OUT.json.gz\n";
-
-constexpr const char* kCommands = "list, record, info, summary, diff, open, html, export";
+void DescribeRecord(otpu::cli::Spec* spec) {
+  spec->visible.add_options()("out,o", po::value<std::string>()->value_name("FILE"),
+                              "profile file to write (required)")(
+      "isa", po::bool_switch(), "run on the ISA simulator (analytic timing)")(
+      "config", po::value<std::string>()->value_name("CONFIG"),
+      ("RTL configuration: " + rtl::BuiltConfigNames() + " (default " + rtl::BuiltConfig().name +
+       "; --isa: sim)").c_str())(
+      "stall", po::value<int>()->value_name("N"),
+      "RTL: DRAM withholds ready in N% of cycles, 0..99 (seeded)")(
+      "axi", po::bool_switch(), "RTL: the board's two-channel DRAM model (with --stall too)")(
+      "bucket", po::value<int>()->value_name("N")->default_value(kDefaultBucketCycles),
+      "counter window, cycles")(
+      "pos", po::value<int>()->value_name("N"), "step (decode position) to trace")(
+      "open", po::bool_switch(), "serve the written file in the Lens app, as lens open FILE");
+  cli::AddOpenOptions(spec);
+  spec->hidden.add_options()(
+      "workload", po::value<std::vector<std::string>>()->value_name("WORKLOAD"),
+      "workload names (see lens list)");
+  spec->positional.add("workload", -1);
+}
 
 int Record(const std::vector<std::string>& args) {
-  po::options_description opts("lens record options");
-  opts.add_options()("out,o", po::value<std::string>(), "profile file to write")(
-      "isa", po::bool_switch(), "run on the ISA simulator (analytic timing)")(
-      "config", po::value<std::string>(),
-      "RTL configuration: sim or board (default: the build's; --isa: sim)")(
-      "stall", po::value<int>(), "RTL: DRAM withholds ready in N% of cycles (seeded)")(
-      "axi", po::bool_switch(), "RTL: the board's two-channel DRAM model (with --stall too)")(
-      "bucket", po::value<int>()->default_value(kDefaultBucketCycles), "counter window, cycles")(
-      "pos", po::value<int>(), "step (decode position) to trace")(
-      "workload", po::value<std::vector<std::string>>(), "workload names (see lens list)");
-  po::positional_options_description pos;
-  pos.add("workload", -1);
+  otpu::cli::Spec spec;
+  DescribeRecord(&spec);
   po::variables_map vm;
-  if (!cli::Parse("lens", "record", args, opts, pos, &vm)) return kExitUsage;
+  if (!cli::Parse("lens", "record", args, spec, &vm)) return kExitUsage;
   if (!vm.count("workload"))
     return Fail(kExitUsage, "lens record: name a workload (see lens list)");
   if (!vm.count("out"))
@@ -75,10 +75,17 @@ int Record(const std::vector<std::string>& args) {
   if (vm.count("stall")) {
     if (isa) return Fail(kExitUsage, "lens record: --stall selects an RTL memory; drop --isa");
     mem.stall_percent = vm["stall"].as<int>();
-    if (mem.stall_percent < 0 || mem.stall_percent > 99)
-      return Fail(kExitUsage, "lens record: --stall " + std::to_string(mem.stall_percent) +
-                                  ": expected a percent of cycles from 0 to 99");
+    if (Status s = rtl::CheckStallPercent(mem.stall_percent); !s.ok())
+      return Fail(kExitUsage, "lens record: " + s.message());
   }
+  const bool open = vm["open"].as<bool>();
+  if (!open && (!vm["port"].defaulted() || vm["no-browser"].as<bool>())) {
+    return Fail(kExitUsage, std::string("lens record: ") +
+                                (vm["no-browser"].as<bool>() ? "--no-browser" : "--port") +
+                                ": only with --open");
+  }
+  if (std::string why = cli::PortProblem(vm); !why.empty())
+    return Fail(kExitUsage, "lens record: " + why);
   RecordOptions ropts;
   ropts.bucket_cycles = vm["bucket"].as<int>();
   if (ropts.bucket_cycles < 1) {
@@ -149,27 +156,37 @@ int Record(const std::vector<std::string>& args) {
   if (!written.ok()) return Fail(kExitFailure, "lens record: " + written.message());
   std::printf("wrote %s (%zu profile%s)\n", out.c_str(), file.profiles.size(),
               file.profiles.size() == 1 ? "" : "s");
+  if (open) {
+    std::fflush(stdout);
+    return cli::OpenFile("lens", out, vm);
+  }
   return kExitOk;
 }
 
 int Main(int argc, char** argv) {
-  if (argc < 2) return Fail(kExitUsage, "lens: no command (" + std::string(kCommands) + "); see lens --help");
-  const std::string cmd = argv[1];
-  const std::vector<std::string> args(argv + 2, argv + argc);
-  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-    std::fputs(kUsage, stdout);
-    std::fputs(otpu::exit_codes::ExitStatusHelp(otpu::exit_codes::Family::kLens).c_str(), stdout);
-    return kExitOk;
-  }
-  if (cmd == "list") return cli::List("lens", args);
-  if (cmd == "record") return Record(args);
-  if (cmd == "info") return cli::Info("lens", args);
-  if (cmd == "summary") return cli::Summary("lens", args);
-  if (cmd == "diff") return cli::Diff("lens", args);
-  if (cmd == "open") return cli::Open("lens", args);
-  if (cmd == "html") return cli::Html("lens", args);
-  if (cmd == "export") return cli::Export("lens", args);
-  return Fail(kExitUsage, "lens: unknown command '" + cmd + "' (" + std::string(kCommands) + ")");
+  otpu::cli::Program program;
+  program.name = "lens";
+  program.summary = "Lens, the openTPU profiler: records workloads on the RTL or the ISA simulator "
+                    "and explores profile files (docs/cli.md).";
+  program.family = otpu::exit_codes::Family::kLens;
+  otpu::cli::Command record;
+  record.name = "record";
+  record.synopsis = "WORKLOAD... -o FILE [--config CONFIG] [--isa | [--axi] [--stall N]] "
+                    "[--bucket N] [--pos N] [--open [--port N] [--no-browser]]";
+  record.summary = "run workloads on the Verilated core (or --isa) and write their profiles";
+  record.describe = DescribeRecord;
+  record.run = Record;
+  program.commands = {cli::ListCommand("lens"),    record,
+                      cli::InfoCommand("lens"),    cli::SummaryCommand("lens"),
+                      cli::DiffCommand("lens"),    cli::OpenCommand("lens"),
+                      cli::HtmlCommand("lens"),    cli::ExportCommand("lens")};
+  cli::AddCompletionValues(&program);
+  program.values["CONFIG"] = [] {
+    std::vector<std::string> names;
+    for (const isa::Config& c : rtl::BuiltConfigs()) names.push_back(c.name);
+    return names;
+  };
+  return otpu::cli::RunProgram(program, argc, argv);
 }
 
 }  // namespace

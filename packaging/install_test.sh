@@ -17,7 +17,8 @@ fail() { echo "install_test: $*" >&2; exit 1; }
 for f in bin/lens bin/otpu-lens bin/otpu-lock bin/otpu-regress bin/otpu-xdma-emu bin/otpu-prebuild \
          bin/otpu-mkcheckpoint share/man/man1/otpu-lock.1 share/man/man1/lens.1 \
          share/doc/otpu/README.md share/otpu/regress/smoke.json share/otpu/regress/baselines \
-         share/otpu/rtl/core/otpu_core.sv share/otpu/rtl/otpu_core_sim.f share/otpu/rtl/otpu.core; do
+         share/otpu/rtl/core/otpu_core.sv share/otpu/rtl/otpu_core_sim.f share/otpu/rtl/otpu.core \
+         share/bash-completion/completions/otpu.bash share/bash-completion/completions/otpu-regress; do
   [ -e "$p/$f" ] || fail "$f is not installed"
 done
 
@@ -38,6 +39,12 @@ run lens record mlp-small -o x.otpuprof
 run lens info x.otpuprof | grep -qF "${version#lens }" || fail "lens info: no tool_version"
 run otpu-lens record --sim --workload mlp-small -o y.otpuprof
 run otpu-lock --help >/dev/null
+run otpu-regress run --help | grep -q -- "--only REGEX" || fail "otpu-regress run --help lists no --only"
+# The installed completion, loaded as bash-completion loads it (by the program's name).
+words=$(env -i PATH="$p/bin:/usr/bin:/bin" bash -c \
+  '. "$0/share/bash-completion/completions/otpu-regress"; COMP_WORDS=(otpu-regress r); COMP_CWORD=1
+   _otpu_complete; echo "${COMPREPLY[*]}"' "$p")
+[ "$words" = "run" ] || fail "installed completion of 'otpu-regress r': '$words'"
 run otpu-mkcheckpoint d2
 # The lock's run dir: our own (OTPU_RUN_DIR would be an OTPU_* variable; /tmp/otpu is shared).
 env -i PATH="$p/bin:/usr/bin:/bin" HOME="$w/home" OTPU_RUN_DIR="$w/run" \

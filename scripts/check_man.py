@@ -4,9 +4,9 @@ sections of a manual page, and names every long option its program accepts, so a
 drift from its program.
 
 The options a program accepts are read two ways, both must be in the page: its help output
-(`PROG --help` and `PROG COMMAND --help` for each command of its usage, where that works) and
+(`PROG --help` and `PROG COMMAND --help` for each command `PROG --complete ''` offers) and
 its Boost.Program_options definitions in the sources below (every "name" or "name,x" given to
-add_options, less the positional ones).
+add_options, less the positional ones and the command names), deprecated spellings included.
 
 usage: check_man.py SOURCE_DIR BIN_DIR...   (BIN_DIRs: where the built programs are)
 """
@@ -51,10 +51,13 @@ def help_options(binary, prog):
 
     top = run("--help") or ""
     names = set(LONG.findall(top))
-    commands = set(re.findall(r"^\s*(?:usage:)?\s*" + re.escape(prog) + r" ([a-z][a-z-]+)", top, re.M))
+    # The commands, as `--help` lists them and `--complete` offers them (base/cli.h).
+    commands = set()
+    if "\ncommands:\n" in top:
+        commands = set((run("--complete", "") or "").split()) - {"help"}
     for cmd in sorted(commands):
         names |= set(LONG.findall(run(cmd, "--help") or ""))
-    return names, top
+    return names, top, commands
 
 
 def main():
@@ -81,10 +84,10 @@ def main():
         if binary is None:
             errors.append(f"{prog}: not built in {bins}")
             continue
-        from_help, top = help_options(binary, prog)
+        from_help, top, commands = help_options(binary, prog)
         if not top:
             errors.append(f"{prog} --help failed")
-        options = code_options(src, files) | from_help | {"help", "version"}
+        options = (code_options(src, files) - commands) | from_help | {"help", "version"}
         page_options = set(LONG.findall(text))
         for o in sorted(options - page_options):
             errors.append(f"{page}: does not mention --{o}, which {prog} accepts")

@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::array<const char*, 4> kWeightFormats = {"int8", "int4", "fp4", "mix"};
 constexpr std::array<const char*, 4> kHeadFormats = {"int8", "int4", "fp4", "-"};
-// otpu-prebuild's --cfg values (workloads/models/prebuild.h).
+// otpu-prebuild's --config values (workloads/models/prebuild.h).
 constexpr std::array<const char*, 2> kConfigs = {"sim", "board"};
 // Prebuilds only use idle CPU: they run beside somebody else's card run.
 constexpr int kPrebuildNice = 19;
@@ -48,7 +48,7 @@ StatusOr<PrebuildSpec> ParsePrebuildSpec(const std::string& text) {
 
 Status ValidatePrebuildConfig(const std::string& cfg) {
   if (cfg.empty() || OneOf(cfg, kConfigs)) return OkStatus();
-  return InvalidArgument("--prebuild-cfg '" + cfg + "' is not a card configuration: sim|board");
+  return InvalidArgument("--config '" + cfg + "' is not a card configuration: sim|board");
 }
 
 StatusOr<PrebuildSpec> ResolvePrebuildModel(PrebuildSpec spec) {
@@ -70,7 +70,7 @@ std::string PrebuildProgram() {
 Status RunPrebuild(const std::string& program, const PrebuildSpec& spec, const std::string& cfg) {
   std::vector<std::string> argv = {program, spec.ToString()};
   if (!cfg.empty()) {
-    argv.push_back("--cfg");
+    argv.push_back("--config");
     argv.push_back(cfg);
   }
   CommandOptions options;

@@ -25,7 +25,7 @@ struct PrebuildSpec {
 // the field when it is malformed.
 StatusOr<PrebuildSpec> ParsePrebuildSpec(const std::string& text);
 
-// Checks --prebuild-cfg up front (a bad one would only fail each prebuild and let the
+// Checks --config up front (a bad one would only fail each prebuild and let the
 // command run): InvalidArgument naming the option and the valid configurations.
 Status ValidatePrebuildConfig(const std::string& cfg);
 
@@ -36,7 +36,7 @@ StatusOr<PrebuildSpec> ResolvePrebuildModel(PrebuildSpec spec);
 // The prebuild program to run: $OTPU_PREBUILD, else otpu-prebuild in this executable's directory.
 std::string PrebuildProgram();
 
-// Runs `program MODEL:WF:HF [--cfg CFG]` at nice 19 and waits. An error names the program
+// Runs `program MODEL:WF:HF [--config CFG]` at nice 19 and waits. An error names the program
 // and says whether it could not start or how it exited.
 Status RunPrebuild(const std::string& program, const PrebuildSpec& spec, const std::string& cfg);
 

@@ -87,7 +87,7 @@ TEST(Prebuild, ProgramComesFromOtpuPrebuild) {
   EXPECT_EQ(PrebuildProgram(), "/opt/x/prebuild");
 }
 
-TEST(Prebuild, RunsTheProgramWithSpecAndCfgAtNice19) {
+TEST(Prebuild, RunsTheProgramWithSpecAndConfigAtNice19) {
   TempDir tmp;
   const std::string script = tmp.path() + "/prebuild.sh";
   const std::string out = tmp.path() + "/args";
@@ -95,7 +95,7 @@ TEST(Prebuild, RunsTheProgramWithSpecAndCfgAtNice19) {
   ASSERT_EQ(::chmod(script.c_str(), 0755), 0);
   Status status = RunPrebuild(script, *ParsePrebuildSpec("qwen:int4:-"), "card.cfg");
   ASSERT_TRUE(status.ok()) << status.message();
-  EXPECT_EQ(ReadFile(out), "qwen:int4:- --cfg card.cfg nice=19\n");
+  EXPECT_EQ(ReadFile(out), "qwen:int4:- --config card.cfg nice=19\n");
 }
 
 TEST(Prebuild, FailingProgramReportsItsStatus) {

@@ -1,7 +1,10 @@
 // End-to-end tests of the real `otpu-lens` binary: record --sim on the board model, the
 // subcommands shared with lens, exit codes and one stderr line per error.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -95,6 +98,69 @@ TEST_F(OtpuLensCliTest, RecordQwenTinyTwoTokensWritesTwoCompleteHwProfiles) {
   EXPECT_NE(info.out.find("profile 1: qwen-tiny step 4 (hw)"), std::string::npos) << info.out;
 }
 
+TEST_F(OtpuLensCliTest, RecordHelpListsItsOptionsOneLineEach) {
+  Result r = OtpuLens({"record", "--help"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("usage: otpu-lens record -o FILE", 0), 0u) << r.out;
+  for (const char* line : {"\n  -o, --out FILE ", "\n  --dev PREFIX ", "\n  --keep first|last ",
+                           "\n  --open ", "\n  --port N ", "\n  --no-browser "}) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << r.out;
+  }
+}
+
+// SPEC 9: otpu-lens's exploring commands are lens's, with only the program name changed.
+TEST_F(OtpuLensCliTest, SummaryDiffExportAndInfoJsonAreLenss) {
+  const std::string a = OutPath("a.otpuprof"), b = OutPath("b.otpuprof");
+  ASSERT_EQ(Run(LENS_BINARY, {"record", "mlp-small", "--isa", "-o", a}).code, 0);
+  ASSERT_EQ(Run(LENS_BINARY, {"record", "mlp-small", "--isa", "--bucket", "32", "-o", b}).code, 0);
+  for (std::vector<std::string> args : {std::vector<std::string>{"summary", a},
+                                        {"summary", a, "--json"},
+                                        {"info", a, "--json"},
+                                        {"diff", a, b},
+                                        {"diff", a, a, "--json"}}) {
+    Result ours = OtpuLens(args), theirs = Run(LENS_BINARY, args);
+    EXPECT_EQ(ours.code, theirs.code) << args[0] << ours.err;
+    EXPECT_EQ(ours.out, theirs.out) << args[0];
+  }
+  Result exported = OtpuLens({"export", a, "--chrome-trace", "-o", OutPath("t.json")});
+  ASSERT_EQ(exported.code, 0) << exported.err;
+  ASSERT_EQ(Run(LENS_BINARY, {"export", a, "--chrome-trace", "-o", OutPath("u.json")}).code, 0);
+  EXPECT_EQ(Slurp(OutPath("t.json")), Slurp(OutPath("u.json")));
+  EXPECT_EQ(UsageLine({"summary"}), "otpu-lens summary: name a profile FILE\n");
+}
+
+// A free TCP port on 127.0.0.1 (bound, read, released).
+int FreePort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(addr);
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    return -1;
+  }
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// The seed lists --port and --no-browser with record's options: record --open takes them.
+TEST_F(OtpuLensCliTest, RecordOpenServesOnTheGivenPortWithoutABrowser) {
+  const int port = FreePort();
+  ASSERT_GT(port, 0);
+  testutil::TestProcess p({OTPU_LENS_BINARY, "record", "--sim", "-o", OutPath("x.otpuprof"), "--open",
+                           "--port", std::to_string(port), "--no-browser"},
+                          {"BROWSER=/bin/false"});
+  std::string serving;
+  for (int i = 0; i < 20 && serving.empty(); ++i) {
+    const std::string line = p.ReadLine(300);
+    if (line.empty()) break;
+    if (line.rfind("Lens is serving", 0) == 0) serving = line;
+  }
+  EXPECT_NE(serving.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << serving;
+  EXPECT_TRUE(fs::exists(OutPath("x.otpuprof")));
+}
+
 TEST_F(OtpuLensCliTest, ListIsLenssList) {
   Result ours = OtpuLens({"list"}), theirs = Run(LENS_BINARY, {"list"});
   ASSERT_EQ(ours.code, 0);
@@ -111,9 +177,17 @@ TEST_F(OtpuLensCliTest, HelpPrintsTheExitStatusTable) {
 TEST_F(OtpuLensCliTest, BadOptionsAreUsageErrorsOfOneLine) {
   const std::string out = OutPath("x.otpuprof");
   EXPECT_EQ(UsageLine({}),
-            "otpu-lens: no command (record, open, html, info, list); see otpu-lens --help\n");
+            "otpu-lens: no command (record, list, info, summary, diff, open, html, export); see "
+            "otpu-lens --help\n");
   EXPECT_EQ(UsageLine({"frob"}),
-            "otpu-lens: unknown command 'frob' (record, open, html, info, list)\n");
+            "otpu-lens: unknown command 'frob' (record, list, info, summary, diff, open, html, "
+            "export)\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--port", "80"}),
+            "otpu-lens record: --port: only with --open\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--no-browser"}),
+            "otpu-lens record: --no-browser: only with --open\n");
+  EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--open", "--port", "-1"}),
+            "otpu-lens record: --port -1: expected 0 (any free port) to 65535\n");
   EXPECT_EQ(UsageLine({"record", "--sim"}),
             "otpu-lens record: missing -o FILE (the profile to write)\n");
   EXPECT_NE(UsageLine({"record", "--sim", "-o", out, "--frob"})

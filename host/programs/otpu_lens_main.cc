@@ -1,5 +1,6 @@
 // otpu-lens: records profiles from a board's trace buffer and explores them (SPEC 9,
-// docs/cli.md). list, info, html and open are lens's own code (lens/cli/commands.h).
+// docs/cli.md). list, info, summary, diff, open, html and export are lens's own code
+// (lens/cli/commands.h).
 // Exit codes: 0 ok, 1 failure, 2 usage, 3 device busy (with a card), 4 bad profile file.
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "base/cli.h"
 #include "base/exit_codes.h"
 #include "host/lock/device_lock.h"
 #include "host/stop_request.h"
@@ -37,20 +39,6 @@ using lens::cli::Fail;
 using lens::cli::kExitFailure;
 using lens::cli::kExitOk;
 using lens::cli::kExitUsage;
-
-constexpr const char* kUsage =
-    "usage: otpu-lens record -o FILE [--dev PREFIX] [--model DIR]\n"
-    "                        [--prompt TEXT | --prompt-ids IDS] [--tokens N] [--pos N]\n"
-    "                        [--keep first|last]\n"
-    "                        [--wformat int8|int4|fp4|mix] [--head-format int8|int4|fp4]\n"
-    "                        [--timeout SEC] [--open]\n"
-    "       otpu-lens record -o FILE --sim [--workload NAME | --model DIR ...] [options above]\n"
-    "       otpu-lens open [FILE] [--port N] [--no-browser] [--baseline BASE]\n"
-    "       otpu-lens html FILE -o OUT [--baseline BASE]\n"
-    "       otpu-lens info FILE\n"
-    "       otpu-lens list\n";
-
-constexpr const char* kCommands = "record, open, html, info, list";
 
 // A card answers a run within the driver's 10 s; the board model is far slower (about 1e5
 // cycles/s against 1e8): a run there may take minutes before it counts as hung.
@@ -88,30 +76,43 @@ StatusOr<isa::WFormat> KernelWFormat(const std::string& wf) {
                          (wf == "mix" ? " (mix is for a checkpoint: --model)" : ""));
 }
 
-int Record(const std::vector<std::string>& args) {
-  po::options_description opts("otpu-lens record options");
-  auto add = opts.add_options();
-  add("out,o", po::value<std::string>(), "profile file to write");
-  add("dev", po::value<std::string>(), "XDMA device prefix (default /dev/xdma0)");
+void DescribeRecord(otpu::cli::Spec* spec) {
+  auto add = spec->visible.add_options();
+  add("out,o", po::value<std::string>()->value_name("FILE"), "profile file to write (required)");
+  add("dev", po::value<std::string>()->value_name("PREFIX"),
+      "XDMA device prefix (default /dev/xdma0)");
   add("sim", po::bool_switch(), "the Verilator board model instead of a card");
-  add("config", po::value<std::string>(),
+  add("config", po::value<std::string>()->value_name("CONFIG"),
       ("RTL configuration of the board model with --sim: " + rtl::BuiltConfigNames() +
        " (default " + rtl::BuiltConfig().name + ")").c_str());
-  add("model", po::value<std::string>(),
+  add("model", po::value<std::string>()->value_name("DIR"),
       "Hugging Face checkpoint directory (default models/Qwen3-0.6B on a card)");
-  add("prompt", po::value<std::string>(), "prompt, in the chat template");
-  add("prompt-ids", po::value<std::string>(), "comma-separated token ids instead of --prompt");
-  add("workload", po::value<std::string>(), "a kernel from list, or qwen-tiny (default mlp-small "
-                                            "with --sim)");
-  add("tokens", po::value<int>()->default_value(1), "steps to trace, one profile each");
-  add("pos", po::value<int>(), "first traced position (default the last prompt token) or step");
-  add("keep", po::value<std::string>()->default_value("first"), "first | last");
-  add("wformat", po::value<std::string>()->default_value("int8"), "int8 | int4 | fp4 | mix");
-  add("head-format", po::value<std::string>(), "int8 | int4 | fp4 (LM head)");
-  add("timeout", po::value<double>(), "seconds one run may take (card 10, --sim 1800)");
+  add("prompt", po::value<std::string>()->value_name("TEXT"), "prompt, in the chat template");
+  add("prompt-ids", po::value<std::string>()->value_name("IDS"),
+      "comma-separated token ids instead of --prompt");
+  add("workload", po::value<std::string>()->value_name("WORKLOAD"),
+      "a kernel from list, or qwen-tiny (default mlp-small with --sim)");
+  add("tokens", po::value<int>()->value_name("N")->default_value(1),
+      "steps to trace, one profile each");
+  add("pos", po::value<int>()->value_name("N"),
+      "first traced position (default the last prompt token) or step");
+  add("keep", po::value<std::string>()->value_name("first|last")->default_value("first"),
+      "when the trace buffer fills: stop (first) or keep a ring (last)");
+  add("wformat", po::value<std::string>()->value_name("int8|int4|fp4|mix")->default_value("int8"),
+      "weight format (mix: a checkpoint's)");
+  add("head-format", po::value<std::string>()->value_name("int8|int4|fp4"),
+      "LM head weight format (default the layers')");
+  add("timeout", po::value<double>()->value_name("SEC"),
+      "seconds one run may take (card 10, --sim 1800)");
   add("open", po::bool_switch(), "serve the profile in the Lens app after writing");
+  lens::cli::AddOpenOptions(spec);
+}
+
+int Record(const std::vector<std::string>& args) {
+  otpu::cli::Spec spec;
+  DescribeRecord(&spec);
   po::variables_map vm;
-  if (!lens::cli::Parse("otpu-lens", "record", args, opts, {}, &vm)) return kExitUsage;
+  if (!lens::cli::Parse("otpu-lens", "record", args, spec, &vm)) return kExitUsage;
   const std::string prog = "otpu-lens record: ";
   if (!vm.count("out")) return Fail(kExitUsage, prog + "missing -o FILE (the profile to write)");
   BoardChoice choice;
@@ -143,6 +144,11 @@ int Record(const std::vector<std::string>& args) {
       }
     }
   }
+  if (!vm["open"].as<bool>() && (!vm["port"].defaulted() || vm["no-browser"].as<bool>())) {
+    return Fail(kExitUsage, prog + (vm["no-browser"].as<bool>() ? "--no-browser" : "--port") +
+                                ": only with --open");
+  }
+  if (std::string why = lens::cli::PortProblem(vm); !why.empty()) return Fail(kExitUsage, prog + why);
   if (vm.count("prompt") && vm.count("prompt-ids")) {
     return Fail(kExitUsage, prog + "--prompt and --prompt-ids: give the prompt one way");
   }
@@ -244,28 +250,37 @@ int Record(const std::vector<std::string>& args) {
   lock.reset();  // the board is closed; --open serves the file without the card
   RestoreStopSignals();  // Ctrl-C ends the server as usual
   if (code != kExitOk || !vm["open"].as<bool>()) return code;
-  return lens::cli::Open("otpu-lens", {ra.out});
+  return lens::cli::OpenFile("otpu-lens", ra.out, vm);
 }
 
 int Main(int argc, char** argv) {
-  if (argc < 2) {
-    return Fail(kExitUsage,
-                "otpu-lens: no command (" + std::string(kCommands) + "); see otpu-lens --help");
-  }
-  const std::string cmd = argv[1];
-  const std::vector<std::string> args(argv + 2, argv + argc);
-  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-    std::fputs(kUsage, stdout);
-    std::fputs(otpu::exit_codes::ExitStatusHelp(otpu::exit_codes::Family::kLens).c_str(), stdout);
-    return kExitOk;
-  }
-  if (cmd == "record") return Record(args);
-  if (cmd == "list") return lens::cli::List("otpu-lens", args);
-  if (cmd == "info") return lens::cli::Info("otpu-lens", args);
-  if (cmd == "html") return lens::cli::Html("otpu-lens", args);
-  if (cmd == "open") return lens::cli::Open("otpu-lens", args);
-  return Fail(kExitUsage,
-              "otpu-lens: unknown command '" + cmd + "' (" + std::string(kCommands) + ")");
+  otpu::cli::Program program;
+  program.name = "otpu-lens";
+  program.summary = "The host frontend of Lens: records profiles from a board's trace buffer (a "
+                    "card or the board model) and explores them (docs/cli.md).";
+  program.family = otpu::exit_codes::Family::kLens;
+  otpu::cli::Command record;
+  record.name = "record";
+  record.synopsis = "-o FILE [--dev PREFIX | --sim [--config CONFIG]] [--model DIR | --workload "
+                    "WORKLOAD] [options]";
+  record.summary = "record a checkpoint's decode or a kernel on a card or the board model";
+  record.describe = DescribeRecord;
+  record.run = Record;
+  program.commands = {record,
+                      lens::cli::ListCommand("otpu-lens"),
+                      lens::cli::InfoCommand("otpu-lens"),
+                      lens::cli::SummaryCommand("otpu-lens"),
+                      lens::cli::DiffCommand("otpu-lens"),
+                      lens::cli::OpenCommand("otpu-lens"),
+                      lens::cli::HtmlCommand("otpu-lens"),
+                      lens::cli::ExportCommand("otpu-lens")};
+  lens::cli::AddCompletionValues(&program);
+  program.values["CONFIG"] = [] {
+    std::vector<std::string> names;
+    for (const isa::Config& c : rtl::BuiltConfigs()) names.push_back(c.name);
+    return names;
+  };
+  return otpu::cli::RunProgram(program, argc, argv);
 }
 
 }  // namespace

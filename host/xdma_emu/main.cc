@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/cli.h"
 #include "base/exit_codes.h"
 #include "host/programs/board_factory.h"
 #include "host/xdma_emu/emulated_xdma.h"
@@ -22,6 +23,7 @@
 #include "host/xdma_emu/fuse_server.h"
 #include "host/xdma_emu/mountpoint.h"
 #include "sim/rtl/rtl_configs.h"
+#include "sim/rtl/stall_percent.h"
 #include "base/status.h"
 #include "workloads/version.h"
 
@@ -34,10 +36,7 @@ using exit_codes::xdma_emu::kExitBusy;
 using exit_codes::xdma_emu::kExitError;
 using exit_codes::xdma_emu::kExitUsage;
 
-constexpr char kUsage[] =
-    "usage: otpu-xdma-emu MOUNTPOINT [--config sim|board] [--regmap 1|2] [--stall N] [--mem NAME]\n"
-    "                     [--seed N] [--latency N] [--queue-beats N] [--beats-per-cycle X]\n"
-    "                     [--fault SPEC]... [--foreground]\n"
+constexpr char kEpilog[] =
     "Serves a simulated openTPU card as MOUNTPOINT/xdma0_user, _h2c_0 and _c2h_0 (XDMA driver\n"
     "semantics) and prints the device prefix MOUNTPOINT/xdma0 once mounted. Stop it with\n"
     "SIGINT/SIGTERM or `fusermount3 -u MOUNTPOINT`.\n"
@@ -56,7 +55,6 @@ struct Options {
   double beats_per_cycle = 0;  // --beats-per-cycle (0 = default)
   std::vector<std::string> faults;
   bool foreground = false;
-  bool help = false;
 };
 
 // The DRAM model named by --mem (rtl::ParseDramName); --stall adds stalls to a name without.
@@ -67,52 +65,67 @@ StatusOr<rtl::DramOptions> ParseMemoryName(const std::string& name, int stall) {
   return mem;
 }
 
-// Parses the command line; false (after one stderr line) on a usage error.
-bool ParseOptions(int argc, char** argv, Options* options, std::vector<Fault>* faults) {
-  po::options_description visible("options");
-  visible.add_options()
-      ("help,h", po::bool_switch(&options->help), "print this help")
-      ("config", po::value(&options->config),
+// The options and the MOUNTPOINT positional (help and completion: base/cli.h).
+void Describe(cli::Spec* spec) {
+  spec->visible.add_options()
+      ("config", po::value<std::string>()->value_name("CONFIG"),
        ("RTL configuration of the simulated card: " + rtl::BuiltConfigNames() + " (default " +
         rtl::BuiltConfig().name + ")").c_str())
-      ("regmap", po::value(&options->regmap)->default_value(2),
+      ("regmap", po::value<int>()->value_name("1|2")->default_value(2),
        "register-map version of the simulated bitstream: 2, or 1 (no REGMAP, CAPS, counters "
        "or trace)")
-      ("stall", po::value(&options->stall)->default_value(0),
-       "percent of cycles the board's DRAM withholds ready (0..100, seeded)")
-      ("mem", po::value(&options->mem), "DRAM model: ideal, stall N, axi (default) or axi stall N")
-      ("seed", po::value(&options->seed)->default_value(1), "seed of the DRAM model's stalls")
-      ("latency", po::value(&options->latency)->default_value(0),
+      ("stall", po::value<int>()->value_name("N")->default_value(0),
+       "percent of cycles the board's DRAM withholds ready, 0..99 (seeded)")
+      ("mem", po::value<std::string>()->value_name("NAME"),
+       "DRAM model: ideal, stall N, axi (default) or axi stall N")
+      ("seed", po::value<uint64_t>()->value_name("N")->default_value(1),
+       "seed of the DRAM model's stalls")
+      ("latency", po::value<int>()->value_name("N")->default_value(0),
        "DRAM read latency in cycles (0: the model's default)")
-      ("queue-beats", po::value(&options->queue_beats)->default_value(0),
+      ("queue-beats", po::value<int>()->value_name("N")->default_value(0),
        "axi: backlog per channel above which ready is withheld (0: default)")
-      ("beats-per-cycle", po::value(&options->beats_per_cycle)->default_value(0),
+      ("beats-per-cycle", po::value<double>()->value_name("X")->default_value(0),
        "axi: bandwidth cap per channel, in (0, 1] (0: default)")
-      ("fault", po::value(&options->faults)->composing(), "inject a fault (repeatable)")
-      ("foreground,f", po::bool_switch(&options->foreground),
+      ("fault", po::value<std::vector<std::string>>()->value_name("SPEC")->composing(),
+       "inject a fault (repeatable; SPEC below)")
+      ("foreground,f", po::bool_switch(),
        "stay in the foreground (messages on stderr) instead of detaching");
+  spec->hidden.add_options()("mountpoint", po::value<std::string>()->value_name("MOUNTPOINT"));
+  spec->positional.add("mountpoint", 1);
+}
+
+// Parses the command line; false (after one stderr line) on a usage error.
+bool ParseOptions(const std::vector<std::string>& args, Options* options,
+                  std::vector<Fault>* faults) {
+  cli::Spec spec;
+  Describe(&spec);
   po::options_description all;
-  all.add(visible).add_options()("mountpoint", po::value(&options->mountpoint));
-  po::positional_options_description positional;
-  positional.add("mountpoint", 1);
+  all.add(spec.visible).add(spec.hidden);
+  po::variables_map vm;
   try {
-    po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    po::store(po::command_line_parser(args).options(all).positional(spec.positional).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
     std::fprintf(stderr, "otpu-xdma-emu: %s (see otpu-xdma-emu --help)\n", e.what());
     return false;
   }
-  if (options->help) {
-    std::cout << kUsage << "\n" << visible << "\n" << exit_codes::ExitStatusHelp(exit_codes::Family::kXdmaEmu);
-    return true;
-  }
+  if (vm.count("mountpoint")) options->mountpoint = vm["mountpoint"].as<std::string>();
+  if (vm.count("config")) options->config = vm["config"].as<std::string>();
+  options->regmap = vm["regmap"].as<int>();
+  options->stall = vm["stall"].as<int>();
+  if (vm.count("mem")) options->mem = vm["mem"].as<std::string>();
+  options->seed = vm["seed"].as<uint64_t>();
+  options->latency = vm["latency"].as<int>();
+  options->queue_beats = vm["queue-beats"].as<int>();
+  options->beats_per_cycle = vm["beats-per-cycle"].as<double>();
+  if (vm.count("fault")) options->faults = vm["fault"].as<std::vector<std::string>>();
+  options->foreground = vm["foreground"].as<bool>();
   std::string error;
   if (options->mountpoint.empty()) error = "no MOUNTPOINT";
   else if (!options->config.empty() && !rtl::BuiltConfigNamed(options->config).ok())
     error = "--config: " + rtl::BuiltConfigNamed(options->config).status().message();
   else if (options->regmap != 1 && options->regmap != 2) error = "--regmap must be 1 or 2";
-  else if (options->stall < 0 || options->stall > 100) error = "--stall must be 0..100 (percent)";
+  else if (Status stall = rtl::CheckStallPercent(options->stall); !stall.ok()) error = stall.message();
   else if (!options->mem.empty() && !ParseMemoryName(options->mem, options->stall).ok())
     error = ParseMemoryName(options->mem, options->stall).status().message();
   else if (options->latency < 0 || options->latency > 4096) error = "--latency must be 0..4096 (cycles)";
@@ -251,11 +264,10 @@ int ServeDetached(const std::string& mountpoint, const Options& options,
   return kExitError;
 }
 
-int Main(int argc, char** argv) {
+int Run(const std::vector<std::string>& args) {
   Options options;
   std::vector<Fault> faults;
-  if (!ParseOptions(argc, argv, &options, &faults)) return kExitUsage;
-  if (options.help) return 0;
+  if (!ParseOptions(args, &options, &faults)) return kExitUsage;
   StatusOr<std::string> mountpoint = CheckMountpoint(options.mountpoint);
   if (!mountpoint.ok()) {
     std::fprintf(stderr, "otpu-xdma-emu: %s\n", mountpoint.status().message().c_str());
@@ -271,6 +283,27 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "otpu-xdma-emu: %s\n", message.c_str());
   };
   return Serve(*mountpoint, options, std::move(faults), startup);
+}
+
+int Main(int argc, char** argv) {
+  cli::Program program;
+  program.name = "otpu-xdma-emu";
+  program.summary = "Serves a simulated card as XDMA device files through FUSE (docs/xdma.md).";
+  program.epilog = kEpilog;
+  program.family = exit_codes::Family::kXdmaEmu;
+  cli::Command command;
+  command.synopsis = "MOUNTPOINT [--config CONFIG] [--regmap 1|2] [--stall N] [--mem NAME] "
+                     "[--seed N] [--latency N] [--queue-beats N] [--beats-per-cycle X] "
+                     "[--fault SPEC]... [--foreground]";
+  command.describe = Describe;
+  command.run = Run;
+  program.commands = {command};
+  program.values["CONFIG"] = [] {
+    std::vector<std::string> names;
+    for (const isa::Config& c : rtl::BuiltConfigs()) names.push_back(c.name);
+    return names;
+  };
+  return cli::RunProgram(program, argc, argv);
 }
 
 }  // namespace

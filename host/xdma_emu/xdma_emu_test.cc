@@ -197,7 +197,7 @@ TEST(XdmaEmu, MissingMountPointIsAnError) {
 TEST(XdmaEmu, BadOptionsAreUsageErrors) {
   TempMount mount;
   const std::vector<std::vector<std::string>> cases = {
-      {"--fault", "eio:h2c:zero"}, {"--regmap", "3"}, {"--stall", "101"}, {"--bogus"},
+      {"--fault", "eio:h2c:zero"}, {"--regmap", "3"}, {"--stall", "101"}, {"--stall", "100"}, {"--bogus"},
       {"--config", "fast"}};
   for (const std::vector<std::string>& extra : cases) {
     std::vector<std::string> argv = {testing::EmulatorBinary(), mount.mountpoint(), "-f"};

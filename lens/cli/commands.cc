@@ -70,18 +70,7 @@ int Fail(int code, const std::string& line) {
   return code;
 }
 
-bool Parse(const std::string& prog, const std::string& cmd, const std::vector<std::string>& args,
-           const po::options_description& opts, const po::positional_options_description& pos,
-           po::variables_map* vm) {
-  try {
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), *vm);
-    po::notify(*vm);
-  } catch (const po::error& e) {
-    Fail(kExitUsage, prog + " " + cmd + ": " + e.what());
-    return false;
-  }
-  return true;
-}
+namespace {
 
 int List(const std::string& prog, const std::vector<std::string>& args) {
   if (!args.empty()) return Fail(kExitUsage, prog + " list: unexpected argument '" + args[0] + "'");
@@ -91,31 +80,42 @@ int List(const std::string& prog, const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+void DescribeInfo(otpu::cli::Spec* spec) {
+  spec->visible.add_options()("json", po::bool_switch(),
+                              "print one JSON object (docs/cli.md \"lens info --json\")");
+  spec->hidden.add_options()("file", po::value<std::vector<std::string>>()->value_name("FILE"),
+                             "profile file");
+  spec->positional.add("file", -1);
+}
+
 int Info(const std::string& prog, const std::vector<std::string>& args) {
-  po::options_description opts(prog + " info options");
-  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file");
-  po::positional_options_description pos;
-  pos.add("file", -1);
+  otpu::cli::Spec spec;
+  DescribeInfo(&spec);
   po::variables_map vm;
   std::string path;
-  if (!Parse(prog, "info", args, opts, pos, &vm) || !OneFile(prog, "info", vm, true, &path))
+  if (!Parse(prog, "info", args, spec, &vm) || !OneFile(prog, "info", vm, true, &path))
     return kExitUsage;
   int code = kExitOk;
   std::optional<ProfileFile> file = ReadFor(prog, "info", path, &code);
   if (!file) return code;
-  std::fputs(InfoText(*file, path).c_str(), stdout);
+  std::fputs((vm["json"].as<bool>() ? InfoJson(*file, path) : InfoText(*file, path)).c_str(),
+             stdout);
   return kExitOk;
 }
 
+void DescribeSummary(otpu::cli::Spec* spec) {
+  spec->visible.add_options()("json", po::bool_switch(), "print JSON instead of text");
+  spec->hidden.add_options()("file", po::value<std::vector<std::string>>()->value_name("FILE"),
+                             "profile file");
+  spec->positional.add("file", -1);
+}
+
 int Summary(const std::string& prog, const std::vector<std::string>& args) {
-  po::options_description opts(prog + " summary options");
-  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")(
-      "json", po::bool_switch(), "print JSON instead of text");
-  po::positional_options_description pos;
-  pos.add("file", -1);
+  otpu::cli::Spec spec;
+  DescribeSummary(&spec);
   po::variables_map vm;
   std::string path;
-  if (!Parse(prog, "summary", args, opts, pos, &vm) || !OneFile(prog, "summary", vm, true, &path))
+  if (!Parse(prog, "summary", args, spec, &vm) || !OneFile(prog, "summary", vm, true, &path))
     return kExitUsage;
   int code = kExitOk;
   std::optional<ProfileFile> file = ReadFor(prog, "summary", path, &code);
@@ -125,15 +125,20 @@ int Summary(const std::string& prog, const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+void DescribeDiff(otpu::cli::Spec* spec) {
+  spec->visible.add_options()("json", po::bool_switch(), "print JSON instead of text")(
+      "top", po::value<int>()->value_name("N")->default_value(10),
+      "instructions listed per profile (text)");
+  spec->hidden.add_options()("file", po::value<std::vector<std::string>>()->value_name("FILE"),
+                             "BASE and NEW profile files");
+  spec->positional.add("file", -1);
+}
+
 int Diff(const std::string& prog, const std::vector<std::string>& args) {
-  po::options_description opts(prog + " diff options");
-  opts.add_options()("file", po::value<std::vector<std::string>>(), "BASE and NEW profile files")(
-      "json", po::bool_switch(), "print JSON instead of text")(
-      "top", po::value<int>()->default_value(10), "instructions listed per profile (text)");
-  po::positional_options_description pos;
-  pos.add("file", -1);
+  otpu::cli::Spec spec;
+  DescribeDiff(&spec);
   po::variables_map vm;
-  if (!Parse(prog, "diff", args, opts, pos, &vm)) return kExitUsage;
+  if (!Parse(prog, "diff", args, spec, &vm)) return kExitUsage;
   const std::vector<std::string> files =
       vm.count("file") ? vm["file"].as<std::vector<std::string>>() : std::vector<std::string>{};
   if (files.size() != 2) {
@@ -153,16 +158,22 @@ int Diff(const std::string& prog, const std::vector<std::string>& args) {
   return diff.equal() ? kExitOk : kExitFailure;
 }
 
+void DescribeHtml(otpu::cli::Spec* spec) {
+  spec->visible.add_options()("out,o", po::value<std::string>()->value_name("OUT"),
+                              "page to write (required)")(
+      "baseline", po::value<std::string>()->value_name("BASE"),
+      "a second profile file to compare against");
+  spec->hidden.add_options()("file", po::value<std::vector<std::string>>()->value_name("FILE"),
+                             "profile file");
+  spec->positional.add("file", -1);
+}
+
 int Html(const std::string& prog, const std::vector<std::string>& args) {
-  po::options_description opts(prog + " html options");
-  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")(
-      "out,o", po::value<std::string>(), "page to write")(
-      "baseline", po::value<std::string>(), "a second profile file to compare against");
-  po::positional_options_description pos;
-  pos.add("file", -1);
+  otpu::cli::Spec spec;
+  DescribeHtml(&spec);
   po::variables_map vm;
   std::string path;
-  if (!Parse(prog, "html", args, opts, pos, &vm) || !OneFile(prog, "html", vm, true, &path))
+  if (!Parse(prog, "html", args, spec, &vm) || !OneFile(prog, "html", vm, true, &path))
     return kExitUsage;
   if (!vm.count("out")) return Fail(kExitUsage, prog + " html: missing -o OUT (the page to write)");
   const std::string out = vm["out"].as<std::string>();
@@ -181,23 +192,46 @@ int Html(const std::string& prog, const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+}  // namespace
+
+void AddOpenOptions(otpu::cli::Spec* spec) {
+  spec->visible.add_options()("port", po::value<int>()->value_name("N")->default_value(0),
+                              "port on 127.0.0.1 (0: any free one)")(
+      "no-browser", po::bool_switch(), "do not open a browser");
+}
+
+std::string PortProblem(const po::variables_map& vm) {
+  const int port = vm.count("port") ? vm["port"].as<int>() : 0;
+  if (port >= 0 && port <= 65535) return "";
+  return "--port " + std::to_string(port) + ": expected 0 (any free port) to 65535";
+}
+
+namespace {
+
+void DescribeOpen(otpu::cli::Spec* spec) {
+  AddOpenOptions(spec);
+  spec->visible.add_options()("baseline", po::value<std::string>()->value_name("BASE"),
+                              "a second profile file to compare against");
+  spec->hidden.add_options()("file", po::value<std::vector<std::string>>()->value_name("FILE"),
+                             "profile file");
+  spec->positional.add("file", -1);
+}
+
 int Open(const std::string& prog, const std::vector<std::string>& args) {
-  po::options_description opts(prog + " open options");
-  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")(
-      "port", po::value<int>()->default_value(0), "port on 127.0.0.1 (0: any free one)")(
-      "no-browser", po::bool_switch(), "do not open a browser")(
-      "baseline", po::value<std::string>(), "a second profile file to compare against");
-  po::positional_options_description pos;
-  pos.add("file", -1);
+  otpu::cli::Spec spec;
+  DescribeOpen(&spec);
   po::variables_map vm;
   std::string path;
-  if (!Parse(prog, "open", args, opts, pos, &vm) || !OneFile(prog, "open", vm, false, &path))
+  if (!Parse(prog, "open", args, spec, &vm) || !OneFile(prog, "open", vm, false, &path))
     return kExitUsage;
-  const int port = vm["port"].as<int>();
-  if (port < 0 || port > 65535) {
-    return Fail(kExitUsage, prog + " open: --port " + std::to_string(port) +
-                                ": expected 0 (any free port) to 65535");
-  }
+  if (std::string why = PortProblem(vm); !why.empty()) return Fail(kExitUsage, prog + " open: " + why);
+  return OpenFile(prog, path, vm);
+}
+
+}  // namespace
+
+int OpenFile(const std::string& prog, const std::string& path, const po::variables_map& vm) {
+  const int port = vm.count("port") ? vm["port"].as<int>() : 0;
   // The file is opened once: what is checked here is what the server reads (app_server.h).
   std::optional<ProfileFile> file;
   UniqueFd fd;
@@ -237,7 +271,7 @@ int Open(const std::string& prog, const std::vector<std::string>& args) {
   if (!server.ok()) return Fail(kExitFailure, prog + " open: " + server.status().message());
   std::printf("Lens is serving %s at %s (Ctrl-C to stop)\n",
               path.empty() ? "no profile" : path.c_str(), (*server)->Url().c_str());
-  if (!vm["no-browser"].as<bool>()) {
+  if (!(vm.count("no-browser") && vm["no-browser"].as<bool>())) {
     StatusOr<std::string> browser = OpenBrowser((*server)->Url());
     if (!browser.ok()) std::printf("%s\n", browser.status().message().c_str());
   }
@@ -246,16 +280,24 @@ int Open(const std::string& prog, const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+namespace {
+
+void DescribeExport(otpu::cli::Spec* spec) {
+  spec->visible.add_options()("chrome-trace", po::bool_switch(),
+                              "Chrome trace events (Perfetto) (required)")(
+      "out,o", po::value<std::string>()->value_name("OUT"),
+      "file to write (required): gzip when it ends in .gz, plain JSON otherwise");
+  spec->hidden.add_options()("file", po::value<std::vector<std::string>>()->value_name("FILE"),
+                             "profile file");
+  spec->positional.add("file", -1);
+}
+
 int Export(const std::string& prog, const std::vector<std::string>& args) {
-  po::options_description opts(prog + " export options");
-  opts.add_options()("file", po::value<std::vector<std::string>>(), "profile file")(
-      "chrome-trace", po::bool_switch(), "Chrome trace events (Perfetto), gzip-compressed")(
-      "out,o", po::value<std::string>(), "file to write");
-  po::positional_options_description pos;
-  pos.add("file", -1);
+  otpu::cli::Spec spec;
+  DescribeExport(&spec);
   po::variables_map vm;
   std::string path;
-  if (!Parse(prog, "export", args, opts, pos, &vm) || !OneFile(prog, "export", vm, true, &path))
+  if (!Parse(prog, "export", args, spec, &vm) || !OneFile(prog, "export", vm, true, &path))
     return kExitUsage;
   if (!vm["chrome-trace"].as<bool>())
     return Fail(kExitUsage, prog + " export: name a format: --chrome-trace");
@@ -272,6 +314,64 @@ int Export(const std::string& prog, const std::vector<std::string>& args) {
   if (!s.ok()) return Fail(kExitFailure, prog + " export: " + s.message());
   std::printf("wrote %s (Chrome trace events; open it in https://ui.perfetto.dev)\n", out.c_str());
   return kExitOk;
+}
+
+using Run = int (*)(const std::string&, const std::vector<std::string>&);
+
+otpu::cli::Command MakeCommand(const std::string& prog, const char* name, const char* synopsis,
+                               const char* summary, void (*describe)(otpu::cli::Spec*), Run run) {
+  otpu::cli::Command c;
+  c.name = name;
+  c.synopsis = synopsis;
+  c.summary = summary;
+  c.describe = describe;
+  c.run = [prog, run](const std::vector<std::string>& args) { return run(prog, args); };
+  return c;
+}
+
+void DescribeNothing(otpu::cli::Spec*) {}
+
+}  // namespace
+
+otpu::cli::Command ListCommand(const std::string& prog) {
+  return MakeCommand(prog, "list", "", "print the workloads record knows, one per line",
+                     DescribeNothing, List);
+}
+otpu::cli::Command InfoCommand(const std::string& prog) {
+  return MakeCommand(prog, "info", "FILE [--json]",
+                     "summarise a profile file: per profile its cycles, roofline, counters, notes",
+                     DescribeInfo, Info);
+}
+otpu::cli::Command SummaryCommand(const std::string& prog) {
+  return MakeCommand(prog, "summary", "FILE [--json]",
+                     "the overview as text, and where port B's cycles went", DescribeSummary,
+                     Summary);
+}
+otpu::cli::Command DiffCommand(const std::string& prog) {
+  return MakeCommand(prog, "diff", "BASE NEW [--json] [--top N]",
+                     "what changed between two profile files, instruction by instruction",
+                     DescribeDiff, Diff);
+}
+otpu::cli::Command OpenCommand(const std::string& prog) {
+  return MakeCommand(prog, "open", "[FILE] [--port N] [--no-browser] [--baseline BASE]",
+                     "serve the Lens app on 127.0.0.1 and open it in a browser", DescribeOpen, Open);
+}
+otpu::cli::Command HtmlCommand(const std::string& prog) {
+  return MakeCommand(prog, "html", "FILE -o OUT [--baseline BASE]",
+                     "write one standalone page with the profile inside", DescribeHtml, Html);
+}
+otpu::cli::Command ExportCommand(const std::string& prog) {
+  return MakeCommand(prog, "export", "FILE --chrome-trace -o OUT",
+                     "write the timelines as Chrome trace events for Perfetto", DescribeExport,
+                     Export);
+}
+
+void AddCompletionValues(otpu::cli::Program* program) {
+  program->values["WORKLOAD"] = [] {
+    std::vector<std::string> names;
+    for (const workloads::WorkloadInfo& w : workloads::ListWorkloads()) names.push_back(w.name);
+    return names;
+  };
 }
 
 }  // namespace otpu::lens::cli

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/cli.h"
 #include "base/exit_codes.h"
 
 namespace otpu::lens::cli {
@@ -28,22 +29,30 @@ int Fail(int code, const std::string& line);
 // before any work, so a long run never ends at its final rename.
 std::string OutputProblem(const std::string& out, const std::string& in = "");
 
-// Parses `args` of `prog cmd` against `opts` (positionals into `pos`); false, with the usage
-// error printed, when they do not fit.
-bool Parse(const std::string& prog, const std::string& cmd, const std::vector<std::string>& args,
-           const boost::program_options::options_description& opts,
-           const boost::program_options::positional_options_description& pos,
-           boost::program_options::variables_map* vm);
+// Parses `args` of `prog cmd` against a Spec; false, with the usage error printed, when they
+// do not fit.
+using otpu::cli::Parse;
 
-// The subcommands; each returns the exit code.
-int List(const std::string& prog, const std::vector<std::string>& args);
-int Info(const std::string& prog, const std::vector<std::string>& args);
-int Summary(const std::string& prog, const std::vector<std::string>& args);
-int Open(const std::string& prog, const std::vector<std::string>& args);
-int Html(const std::string& prog, const std::vector<std::string>& args);
-int Export(const std::string& prog, const std::vector<std::string>& args);
+// The shared subcommands of program `prog` (help, completion and the run, base/cli.h).
+otpu::cli::Command ListCommand(const std::string& prog);
+otpu::cli::Command InfoCommand(const std::string& prog);
+otpu::cli::Command SummaryCommand(const std::string& prog);
+otpu::cli::Command OpenCommand(const std::string& prog);
+otpu::cli::Command HtmlCommand(const std::string& prog);
+otpu::cli::Command ExportCommand(const std::string& prog);
 // `diff BASE NEW [--json] [--top N]`: exit 0 equal, 1 different, 2 usage, 4 a bad file.
-int Diff(const std::string& prog, const std::vector<std::string>& args);
+otpu::cli::Command DiffCommand(const std::string& prog);
+
+// `open`'s options, for `record --open` to take the same --port and --no-browser.
+void AddOpenOptions(otpu::cli::Spec* spec);
+// The --port of `vm` when it is out of range: the usage error without the program prefix.
+std::string PortProblem(const boost::program_options::variables_map& vm);
+// `prog open FILE` with the --port and --no-browser of `vm` (which may have none).
+int OpenFile(const std::string& prog, const std::string& path,
+             const boost::program_options::variables_map& vm);
+
+// Completion values both programs offer: WORKLOAD (the names `list` prints).
+void AddCompletionValues(otpu::cli::Program* program);
 
 }  // namespace otpu::lens::cli
 

@@ -1,4 +1,5 @@
 #include "sim/rtl/dram_model.h"
+#include "sim/rtl/stall_percent.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,6 +40,13 @@ StatusOr<DramOptions> ParseDramName(const std::string& name) {
     }
   }
   return InvalidArgument("'" + name + "' is not a memory (ideal, stall N, axi or axi stall N; N in 1..99)");
+}
+
+Status CheckStallPercent(int percent) {
+  if (percent >= 0 && percent <= kMaxStallPercent) return OkStatus();
+  return InvalidArgument("--stall " + std::to_string(percent) +
+                         ": expected a percent of cycles from 0 to " +
+                         std::to_string(kMaxStallPercent));
 }
 
 DramModel::DramModel(SparseMemory* mem, int chunk_bytes, const DramOptions& opts)

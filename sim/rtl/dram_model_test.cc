@@ -1,4 +1,5 @@
 #include "sim/rtl/dram_model.h"
+#include "sim/rtl/stall_percent.h"
 
 #include <gtest/gtest.h>
 
@@ -213,6 +214,15 @@ TEST(DramOptions, NameParsesBack) {
     ASSERT_FALSE(o.ok()) << bad;
     EXPECT_EQ(o.status().message(), std::string("'") + bad +
                                         "' is not a memory (ideal, stall N, axi or axi stall N; N in 1..99)");
+  }
+}
+
+TEST(DramOptions, StallPercentIsZeroTo99) {
+  EXPECT_TRUE(CheckStallPercent(0).ok());
+  EXPECT_TRUE(CheckStallPercent(kMaxStallPercent).ok());
+  for (int bad : {-1, 100}) {
+    EXPECT_EQ(CheckStallPercent(bad).message(),
+              "--stall " + std::to_string(bad) + ": expected a percent of cycles from 0 to 99");
   }
 }
 

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string>
 
+#include "base/cli.h"
 #include "base/exit_codes.h"
 #include "workloads/models/tiny_checkpoint.h"
 #include "workloads/version.h"
@@ -17,49 +18,39 @@ namespace {
 using otpu::exit_codes::tools::kExitFailure;
 using otpu::exit_codes::tools::kExitUsage;
 
-constexpr char kUsage[] =
-    "usage: otpu-mkcheckpoint DIR [--seed N] [--dtype bf16|f16|f32] [--shards N]\n"
-    "                         [--shape tiny|qwen3-0.6b]\n"
-    "Writes the random qwen-tiny checkpoint (seed 0 by default) into DIR, or random weights\n"
-    "of Qwen3-0.6B's shapes.\n";
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (otpu::PrintVersionIfAsked("otpu-mkcheckpoint", argc, argv)) return 0;
-  std::string dir, dtype, shape;
-  uint32_t seed = 0;
-  int shards = 1;
-  bool help = false;
-  po::options_description visible("options");
-  visible.add_options()("help,h", po::bool_switch(&help), "print this help")(
-      "seed", po::value(&seed)->default_value(0), "random seed of the weights")(
-      "dtype", po::value(&dtype)->default_value("bf16"), "tensor dtype: bf16, f16 or f32")(
-      "shards", po::value(&shards)->default_value(1), "safetensors files (> 1: sharded index)")(
-      "shape", po::value(&shape)->default_value("tiny"),
+void Describe(otpu::cli::Spec* spec) {
+  spec->visible.add_options()("out,o", po::value<std::string>()->value_name("DIR"),
+                              "the checkpoint directory to write (or give it as DIR)")(
+      "seed", po::value<uint32_t>()->value_name("N")->default_value(0), "random seed of the weights")(
+      "dtype", po::value<std::string>()->value_name("bf16|f16|f32")->default_value("bf16"),
+      "tensor dtype")(
+      "shards", po::value<int>()->value_name("N")->default_value(1),
+      "safetensors files (> 1: sharded index)")(
+      "shape", po::value<std::string>()->value_name("tiny|qwen3-0.6b")->default_value("tiny"),
       "model shape: tiny (qwen-tiny) or qwen3-0.6b (Qwen3-0.6B's config)");
-  po::options_description all;
-  all.add(visible).add_options()("dir", po::value(&dir));
-  po::positional_options_description positional;
-  positional.add("dir", 1);
-  try {
-    po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::fprintf(stderr, "otpu-mkcheckpoint: %s\n%s", e.what(), kUsage);
+  spec->hidden.add_options()("dir", po::value<std::string>()->value_name("DIR"));
+  spec->positional.add("dir", 1);
+}
+
+int Run(const std::vector<std::string>& args) {
+  otpu::cli::Spec spec;
+  Describe(&spec);
+  po::variables_map vm;
+  if (!otpu::cli::Parse("otpu-mkcheckpoint", "", args, spec, &vm)) return kExitUsage;
+  if (vm.count("dir") && vm.count("out")) {
+    std::fprintf(stderr, "otpu-mkcheckpoint: DIR and -o: name the directory once\n");
     return kExitUsage;
   }
-  if (help) {
-    std::cout << kUsage << visible << "\n" << otpu::exit_codes::ExitStatusHelp(otpu::exit_codes::Family::kTools);
-    return 0;
-  }
-  if (dir.empty()) {
-    std::fprintf(stderr, "otpu-mkcheckpoint: no DIR\n%s", kUsage);
+  if (!vm.count("dir") && !vm.count("out")) {
+    std::fprintf(stderr, "otpu-mkcheckpoint: no DIR (see otpu-mkcheckpoint --help)\n");
     return kExitUsage;
   }
+  const std::string dir = vm.count("dir") ? vm["dir"].as<std::string>() : vm["out"].as<std::string>();
+  const std::string dtype = vm["dtype"].as<std::string>();
+  const std::string shape = vm["shape"].as<std::string>();
+  const int shards = vm["shards"].as<int>();
   otpu::models::TinyCheckpointOptions options;
-  options.seed = seed;
+  options.seed = vm["seed"].as<uint32_t>();
   options.shards = shards;
   if (dtype == "bf16") {
     options.dtype = otpu::models::Dtype::kBF16;
@@ -88,4 +79,21 @@ int main(int argc, char** argv) {
     return kExitFailure;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (otpu::PrintVersionIfAsked("otpu-mkcheckpoint", argc, argv)) return 0;
+  otpu::cli::Program program;
+  program.name = "otpu-mkcheckpoint";
+  program.summary = "Writes the random qwen-tiny checkpoint (seed 0 by default) into DIR, or "
+                    "random weights of Qwen3-0.6B's shapes (docs/models.md).";
+  program.family = otpu::exit_codes::Family::kTools;
+  otpu::cli::Command command;
+  command.synopsis = "DIR [--seed N] [--dtype bf16|f16|f32] [--shards N] [--shape tiny|qwen3-0.6b]";
+  command.describe = Describe;
+  command.run = Run;
+  program.commands = {command};
+  return otpu::cli::RunProgram(program, argc, argv);
 }

@@ -24,7 +24,7 @@ StatusOr<PrebuildRequest> ParsePrebuildRequest(const std::string& text) {
 StatusOr<isa::Config> ParseHwConfig(const std::string& name) {
   if (name == "sim") return isa::Config::Sim();
   if (name == "board") return isa::Config::Board();
-  return InvalidArgument("--cfg '" + name + "' is not sim|board");
+  return InvalidArgument("--config '" + name + "' is not sim|board");
 }
 
 StatusOr<PrebuildReport> Prebuild(const Qwen3Weights& w, const WeightFormats& formats,

@@ -22,7 +22,7 @@ struct PrebuildRequest {
 // Parses MODEL:WF:HF, splitting at the last two colons (HF "-" = the layers' default head).
 // InvalidArgument naming the text and the field.
 StatusOr<PrebuildRequest> ParsePrebuildRequest(const std::string& text);
-// The accelerator configuration named by --cfg: sim or board.
+// The accelerator configuration named by --config: sim or board.
 StatusOr<isa::Config> ParseHwConfig(const std::string& name);
 
 // What a prebuild did.

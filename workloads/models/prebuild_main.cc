@@ -1,4 +1,4 @@
-// otpu-prebuild MODEL:WF:HF [--cfg sim|board]: fills the image cache with the run's 4-bit
+// otpu-prebuild MODEL:WF:HF [--config sim|board]: fills the image cache with the run's 4-bit
 // weights (docs/models.md, "Image cache"); otpu-lock --prebuild runs it at nice 19.
 // Exit codes: 0 done (or nothing to do), 1 failure, 2 usage.
 #include <boost/program_options.hpp>
@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string>
 
+#include "base/cli.h"
 #include "base/exit_codes.h"
 #include "workloads/models/image_cache.h"
 #include "workloads/models/model_source.h"
@@ -20,37 +21,41 @@ using namespace otpu::models;
 
 using otpu::exit_codes::tools::kExitFailure;
 using otpu::exit_codes::tools::kExitUsage;
-constexpr const char* kUsage = "usage: otpu-prebuild MODEL:WF:HF [--cfg sim|board]\n";
 
 int Fail(int code, const std::string& line) {
   std::cerr << "otpu-prebuild: " << line << "\n";
   return code;
 }
 
-int Main(int argc, char** argv) {
-  po::options_description opts("otpu-prebuild options");
-  opts.add_options()("cfg", po::value<std::string>()->default_value("sim"),
-                     "accelerator configuration: sim or board")(
-      "help,h", "print this help")("spec", po::value<std::vector<std::string>>(), "MODEL:WF:HF");
-  po::positional_options_description pos;
-  pos.add("spec", -1);
+void Describe(otpu::cli::Spec* spec) {
+  spec->visible.add_options()("config", po::value<std::string>()->value_name("sim|board"),
+                              "accelerator configuration (default sim)");
+  spec->hidden.add_options()("cfg", po::value<std::string>()->value_name("sim|board"),
+                             "deprecated spelling of --config")(
+      "spec", po::value<std::vector<std::string>>()->value_name("MODEL:WF:HF"), "MODEL:WF:HF");
+  spec->positional.add("spec", -1);
+}
+
+int Run(const std::vector<std::string>& args) {
+  otpu::cli::Spec spec;
+  Describe(&spec);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(opts).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    return Fail(kExitUsage, e.what());
+  if (!otpu::cli::Parse("otpu-prebuild", "", args, spec, &vm)) return kExitUsage;
+  std::string config = "sim";
+  if (vm.count("cfg")) {
+    if (vm.count("config"))
+      return Fail(kExitUsage, "--cfg and --config: give the configuration once (--cfg is the "
+                              "deprecated spelling of --config)");
+    std::cerr << "otpu-prebuild: warning: --cfg is deprecated; use --config\n";
+    config = vm["cfg"].as<std::string>();
   }
-  if (vm.count("help")) {
-    std::cout << kUsage << otpu::exit_codes::ExitStatusHelp(otpu::exit_codes::Family::kTools);
-    return 0;
-  }
+  if (vm.count("config")) config = vm["config"].as<std::string>();
   if (!vm.count("spec") || vm["spec"].as<std::vector<std::string>>().size() != 1)
     return Fail(kExitUsage, "name one MODEL:WF:HF (e.g. qwen-tiny:fp4:-)");
   const std::string text = vm["spec"].as<std::vector<std::string>>()[0];
   StatusOr<PrebuildRequest> req = ParsePrebuildRequest(text);
   if (!req.ok()) return Fail(kExitUsage, req.status().message());
-  StatusOr<isa::Config> hw = ParseHwConfig(vm["cfg"].as<std::string>());
+  StatusOr<isa::Config> hw = ParseHwConfig(config);
   if (!hw.ok()) return Fail(kExitUsage, hw.status().message());
   StatusOr<ImageCacheOptions> cache_opts = ImageCacheOptionsFromEnv();
   if (!cache_opts.ok()) return Fail(kExitFailure, cache_opts.status().message());
@@ -67,6 +72,20 @@ int Main(int argc, char** argv) {
               text.c_str(), hw->name.c_str(), report->matrices, report->quantized,
               report->cached, cache.options().dir.c_str());
   return 0;
+}
+
+int Main(int argc, char** argv) {
+  otpu::cli::Program program;
+  program.name = "otpu-prebuild";
+  program.summary = "Fills the image cache with the run's 4-bit weights (docs/models.md \"Image "
+                    "cache\"); otpu-lock --prebuild runs it at nice 19.";
+  program.family = otpu::exit_codes::Family::kTools;
+  otpu::cli::Command command;
+  command.synopsis = "MODEL:WF:HF [--config sim|board]";
+  command.describe = Describe;
+  command.run = Run;
+  program.commands = {command};
+  return otpu::cli::RunProgram(program, argc, argv);
 }
 
 }  // namespace

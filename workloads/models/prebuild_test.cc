@@ -64,7 +64,7 @@ TEST(PrebuildRequest, MissingFieldsAreNamed) {
   }
   EXPECT_EQ(ParsePrebuildRequest("qwen-tiny:fp5:-").status().message(),
             "'qwen-tiny:fp5:-': weight format 'fp5' is not int8|int4|fp4|mix");
-  EXPECT_EQ(ParseHwConfig("fpga").status().message(), "--cfg 'fpga' is not sim|board");
+  EXPECT_EQ(ParseHwConfig("fpga").status().message(), "--config 'fpga' is not sim|board");
 }
 
 class PrebuildTest : public ::testing::Test {
@@ -136,11 +136,20 @@ TEST_F(PrebuildTest, OffCacheIsRefused) {
 TEST_F(PrebuildTest, ProgramFillsTheCacheAndSaysWhat) {
   const std::string images = dir_.File("images");
   Result r = Shell("OTPU_IMAGE_CACHE=" + images + " " + OTPU_PREBUILD_BINARY +
-                   " qwen-tiny:int4:int8 --cfg board");
+                   " qwen-tiny:int4:int8 --config board");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(r.out, "otpu-prebuild: qwen-tiny:int4:int8 on board: 10 4-bit matrices, 10 "
                    "quantized, 0 already cached (" + images + ")\n");
   EXPECT_EQ(Entries(images), 10);
+}
+
+TEST_F(PrebuildTest, ProgramTakesTheDeprecatedCfgWithAWarning) {
+  const std::string images = dir_.File("images");
+  Result r = Shell("OTPU_IMAGE_CACHE=" + images + " " + OTPU_PREBUILD_BINARY +
+                   " qwen-tiny:int4:int8 --cfg board 2>&1");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("otpu-prebuild: warning: --cfg is deprecated; use --config\n", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("qwen-tiny:int4:int8 on board"), std::string::npos) << r.out;
 }
 
 TEST_F(PrebuildTest, ProgramUsageErrorsExitTwo) {
@@ -148,9 +157,13 @@ TEST_F(PrebuildTest, ProgramUsageErrorsExitTwo) {
   Result r = Shell(env + OTPU_PREBUILD_BINARY);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.out, "otpu-prebuild: name one MODEL:WF:HF (e.g. qwen-tiny:fp4:-)\n");
-  r = Shell(env + OTPU_PREBUILD_BINARY + " qwen-tiny:fp4:- --cfg fpga");
+  r = Shell(env + OTPU_PREBUILD_BINARY + " qwen-tiny:fp4:- --config fpga");
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.out, "otpu-prebuild: --cfg 'fpga' is not sim|board\n");
+  EXPECT_EQ(r.out, "otpu-prebuild: --config 'fpga' is not sim|board\n");
+  r = Shell(env + OTPU_PREBUILD_BINARY + " qwen-tiny:fp4:- --cfg sim --config board");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "otpu-prebuild: --cfg and --config: give the configuration once (--cfg is the "
+                   "deprecated spelling of --config)\n");
   r = Shell(env + OTPU_PREBUILD_BINARY + " qwen-tiny:fp4");
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.out, "otpu-prebuild: 'qwen-tiny:fp4': expected MODEL:WF:HF\n");

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/exit_codes.h"
+#include "rapidjson/document.h"
 #include "base/testing/subprocess.h"
 
 namespace otpu::regress {
@@ -336,6 +337,49 @@ TEST_F(OtpuRegressTest, ListPrintsTheSelectedCells) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "0 mlp-small/sim/axi/sim/s0\n1 mlp-small/sim/axi-stall20/sim/s0\n"
                    "2 mlp-small/sim/axi-stall20/card/s0\n");
+}
+
+// docs/regress.md "list --json": the stable fields, one object per selected cell.
+TEST_F(OtpuRegressTest, ListJsonHasTheDocumentedFields) {
+  Result r = Regress({"list", (dir_ / "m.json").string(), "--json", "--only", "card"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  rapidjson::Document d;
+  ASSERT_FALSE(d.Parse(r.out.c_str()).HasParseError()) << r.out;
+  EXPECT_EQ(std::string(d["path"].GetString()), (dir_ / "m.json").string());
+  EXPECT_EQ(std::string(d["shard"].GetString()), "1/1");
+  EXPECT_EQ(std::string(d["only"].GetString()), "card");
+  ASSERT_EQ(d["cells"].Size(), 1u);
+  const rapidjson::Value& c = d["cells"][0];
+  EXPECT_EQ(c["index"].GetInt(), 0);
+  EXPECT_EQ(std::string(c["id"].GetString()), "mlp-small/sim/axi-stall20/card/s0");
+  EXPECT_EQ(std::string(c["workload"].GetString()), "mlp-small");
+  EXPECT_TRUE(c["pos"].IsNull());
+  EXPECT_EQ(std::string(c["wformat"].GetString()), "int8");
+  EXPECT_EQ(std::string(c["config"].GetString()), "sim");
+  EXPECT_EQ(std::string(c["memory"].GetString()), "axi stall 20");
+  EXPECT_EQ(std::string(c["transport"].GetString()), "card");
+  EXPECT_TRUE(c["seed"].IsUint64());
+  EXPECT_EQ(c["seed_index"].GetInt(), 0);
+  EXPECT_TRUE(c["program_seed"].IsUint64());
+}
+
+TEST_F(OtpuRegressTest, EveryCommandAnswersHelpWithItsOptions) {
+  for (const char* cmd : {"run", "list", "cell", "merge", "slurm"}) {
+    Result r = Regress({cmd, "--help"});
+    EXPECT_EQ(r.code, 0) << cmd << r.err;
+    EXPECT_EQ(r.out.rfind("usage: otpu-regress " + std::string(cmd), 0), 0u) << r.out;
+  }
+  Result run = Regress({"run", "--help"});
+  for (const char* line : {"\n  -j, --jobs N ", "\n  -o, --out DIR ", "\n  --only REGEX "})
+    EXPECT_NE(run.out.find(line), std::string::npos) << line << run.out;
+  EXPECT_NE(Regress({"list", "--help"}).out.find("\n  --json "), std::string::npos);
+}
+
+TEST_F(OtpuRegressTest, ShortOAndLongOutNameTheSameDirectory) {
+  Result r = Regress({"cell", (dir_ / "m.json").string(), "--id", "mlp-small/sim/axi/sim/s0", "-o",
+                      (dir_ / "short").string()});
+  EXPECT_NE(r.code, 2) << r.out << r.err;  // judged (no baseline yet): not a usage error
+  EXPECT_TRUE(fs::exists(dir_ / "short" / "cells" / "mlp-small.sim.axi.sim.s0.json")) << r.out;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/cli.h"
 #include "base/exit_codes.h"
 #include "host/programs/regress/baselines_at.h"
 #include "host/programs/regress/out_dir_lock.h"
@@ -22,6 +23,8 @@
 #include "host/programs/regress/report.h"
 #include "host/programs/regress/slurm_command.h"
 #include "lens/file_io.h"
+#include "rapidjson/stringbuffer.h"
+#include "rapidjson/writer.h"
 #include "workloads/version.h"
 
 namespace otpu::regress {
@@ -29,18 +32,6 @@ namespace {
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
-
-constexpr const char* kUsage =
-    "usage: otpu-regress run MATRIX [-j N] [--shard K/M] [--only REGEX] [--rerun-failed INDEX]\n"
-    "                        [--out DIR] [--baselines DIR | --baselines-at REV] [--accept] [--no-reuse]\n"
-    "                        [--keep-profiles]\n"
-    "       otpu-regress list MATRIX [--only REGEX] [--shard K/M]\n"
-    "       otpu-regress cell MATRIX (--id ID | --index I [--only REGEX]) [--out DIR] [--baselines DIR] [--accept]\n"
-    "                         [--run ID]\n"
-    "       otpu-regress merge DIR\n"
-    "       otpu-regress slurm MATRIX [--out DIR] [--wait] [--max-parallel K] [--only REGEX]\n"
-    "                          [--sbatch-arg ARG]...\n"
-    "See docs/regress.md.\n";
 
 int Fail(int code, const std::string& line) {
   std::cerr << line << "\n";
@@ -91,24 +82,15 @@ bool ParseFlip(const std::string& text, int64_t* record, int* bit) {
   return *record >= 0 && *bit >= 0 && *bit < 64;
 }
 
-bool ParseArgs(const std::string& cmd, const std::vector<std::string>& args,
-               const po::options_description& opts, po::variables_map* vm, int positionals) {
-  po::positional_options_description pos;
-  pos.add("positional", positionals);
-  po::options_description all;
-  all.add(opts).add_options()("positional", po::value<std::vector<std::string>>());
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), *vm);
-    po::notify(*vm);
-  } catch (const po::error& e) {
-    Fail(kExitUsage, "otpu-regress " + cmd + ": " + e.what());
-    return false;
-  }
+// Parses the words of `cmd` against `spec`, whose one positional is MATRIX (merge: DIR).
+bool ParseArgs(const std::string& cmd, const std::vector<std::string>& args, const cli::Spec& spec,
+               po::variables_map* vm) {
+  if (!cli::Parse("otpu-regress", cmd, args, spec, vm)) return false;
   const size_t n = vm->count("positional") ? (*vm)["positional"].as<std::vector<std::string>>().size() : 0;
-  if (n != size_t(positionals)) {
+  if (n != 1) {
     Fail(kExitUsage, "otpu-regress " + cmd + ": expected " +
                          std::string(cmd == "merge" ? "an output DIR" : "a MATRIX file") +
-                         " (see otpu-regress --help)");
+                         " (see otpu-regress " + cmd + " --help)");
     return false;
   }
   return true;
@@ -116,6 +98,13 @@ bool ParseArgs(const std::string& cmd, const std::vector<std::string>& args,
 
 std::string Positional(const po::variables_map& vm) {
   return vm["positional"].as<std::vector<std::string>>()[0];
+}
+
+// The one positional of a command, named `value_name` in help and completion.
+void AddPositional(cli::Spec* spec, const char* value_name) {
+  spec->hidden.add_options()("positional",
+                             po::value<std::vector<std::string>>()->value_name(value_name));
+  spec->positional.add("positional", -1);
 }
 
 // Reads the matrix named on the command line; prints the error.
@@ -129,12 +118,16 @@ std::optional<Matrix> LoadMatrix(const std::string& cmd, const std::string& path
 }
 
 void AddCommon(po::options_description* o) {
-  o->add_options()("out", po::value<std::string>(), "output directory (default out/regress/NAME)")(
-      "baselines", po::value<std::string>(), "baseline directory (default: MATRIX's dir/baselines)")(
+  o->add_options()("out,o", po::value<std::string>()->value_name("DIR"),
+                   "output directory (default out/regress/NAME)")(
+      "baselines", po::value<std::string>()->value_name("DIR"),
+      "baseline directory (default: MATRIX's dir/baselines)")(
       "accept", po::bool_switch(), "rewrite the baselines of cells whose figures changed")(
       "keep-profiles", po::bool_switch(), "keep every cell's profile, not only failing ones")(
-      "inject-trace-flip", po::value<std::string>(), "R:B: flip bit B of trace record R (testing)")(
-      "emulator", po::value<std::string>(), "the otpu-xdma-emu binary for card cells");
+      "inject-trace-flip", po::value<std::string>()->value_name("R:B"),
+      "flip bit B of trace record R (testing)")(
+      "emulator", po::value<std::string>()->value_name("BINARY"),
+      "the otpu-xdma-emu binary for card cells");
 }
 
 std::string OutDir(const po::variables_map& vm, const Matrix& m) {
@@ -146,12 +139,64 @@ std::string BaselinesDir(const po::variables_map& vm, const Matrix& m) {
                                : (fs::path(m.path).parent_path() / "baselines").string();
 }
 
+void DescribeList(cli::Spec* spec) {
+  spec->visible.add_options()("only", po::value<std::string>()->value_name("REGEX")->default_value(""),
+                              "cells whose id matches")(
+      "shard", po::value<std::string>()->value_name("K/M")->default_value("1/1"),
+      "this machine's share")(
+      "json", po::bool_switch(), "print one JSON object (docs/regress.md \"list --json\")");
+  AddPositional(spec, "MATRIX");
+}
+
+// `list --json`: {"matrix", "path", "shard", "only", "cells": [{index, id, workload, pos,
+// wformat, config, memory, transport, seed_index, seed, program_seed}]} (docs/regress.md).
+std::string ListJson(const Matrix& m, const std::string& shard, const std::string& only,
+                     const std::vector<Cell>& cells) {
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  auto str = [&w](const char* key, const std::string& value) {
+    w.Key(key);
+    w.String(value.c_str(), rapidjson::SizeType(value.size()));
+  };
+  w.StartObject();
+  str("matrix", m.name);
+  str("path", m.path);
+  str("shard", shard);
+  str("only", only);
+  w.Key("cells");
+  w.StartArray();
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const Cell& c = cells[i];
+    w.StartObject();
+    w.Key("index");
+    w.Uint64(i);
+    str("id", c.id);
+    str("workload", c.workload);
+    w.Key("pos");
+    if (c.pos >= 0) w.Int(c.pos);
+    else w.Null();
+    str("wformat", isa::WFormatName(c.wf));
+    str("config", c.config);
+    str("memory", c.memory.Name());
+    str("transport", c.transport);
+    w.Key("seed_index");
+    w.Int(c.seed_index);
+    w.Key("seed");
+    w.Uint64(c.seed);
+    w.Key("program_seed");
+    w.Uint64(c.program_seed);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(buf.GetString(), buf.GetSize()) + "\n";
+}
+
 int List(const std::vector<std::string>& args) {
-  po::options_description o("list options");
-  o.add_options()("only", po::value<std::string>()->default_value(""), "cells whose id matches")(
-      "shard", po::value<std::string>()->default_value("1/1"), "K/M");
+  cli::Spec spec;
+  DescribeList(&spec);
   po::variables_map vm;
-  if (!ParseArgs("list", args, o, &vm, 1)) return kExitUsage;
+  if (!ParseArgs("list", args, spec, &vm)) return kExitUsage;
   int k = 1, n = 1;
   if (!ParseShard(vm["shard"].as<std::string>(), &k, &n)) {
     return Fail(kExitUsage, "otpu-regress list: --shard " + vm["shard"].as<std::string>() + ": expected K/M");
@@ -161,20 +206,31 @@ int List(const std::vector<std::string>& args) {
   if (!m) return code;
   StatusOr<std::vector<Cell>> cells = SelectCells(*m, vm["only"].as<std::string>(), k, n);
   if (!cells.ok()) return Fail(kExitUsage, "otpu-regress list: " + cells.status().message());
+  if (vm["json"].as<bool>()) {
+    std::fputs(ListJson(*m, vm["shard"].as<std::string>(), vm["only"].as<std::string>(), *cells).c_str(),
+               stdout);
+    return kExitPass;
+  }
   for (size_t i = 0; i < cells->size(); ++i) std::printf("%zu %s\n", i, (*cells)[i].id.c_str());
   return kExitPass;
 }
 
-int Cell_(const std::vector<std::string>& args) {
-  po::options_description o("cell options");
-  o.add_options()("id", po::value<std::string>(), "the cell's id")(
-      "index", po::value<int>(), "the I-th selected cell (with --only)")(
-      "only", po::value<std::string>()->default_value(""), "selection for --index")(
-      "run", po::value<std::string>()->default_value(""),
+void DescribeCell(cli::Spec* spec) {
+  spec->visible.add_options()("id", po::value<std::string>()->value_name("ID"), "the cell's id")(
+      "index", po::value<int>()->value_name("I"), "the I-th selected cell (with --only)")(
+      "only", po::value<std::string>()->value_name("REGEX")->default_value(""),
+      "selection for --index")(
+      "run", po::value<std::string>()->value_name("ID")->default_value(""),
       "the run id of DIR/selection.json, written into the result (run and slurm pass it)");
-  AddCommon(&o);
+  AddCommon(&spec->visible);
+  AddPositional(spec, "MATRIX");
+}
+
+int Cell_(const std::vector<std::string>& args) {
+  cli::Spec spec;
+  DescribeCell(&spec);
   po::variables_map vm;
-  if (!ParseArgs("cell", args, o, &vm, 1)) return kExitUsage;
+  if (!ParseArgs("cell", args, spec, &vm)) return kExitUsage;
   if (vm.count("id") == vm.count("index")) {
     return Fail(kExitUsage, "otpu-regress cell: give exactly one of --id ID and --index I");
   }
@@ -240,10 +296,13 @@ int Cell_(const std::vector<std::string>& args) {
                                          : kExitInfra;
 }
 
+void DescribeMerge(cli::Spec* spec) { AddPositional(spec, "DIR"); }
+
 int Merge(const std::vector<std::string>& args) {
-  po::options_description o("merge options");
+  cli::Spec spec;
+  DescribeMerge(&spec);
   po::variables_map vm;
-  if (!ParseArgs("merge", args, o, &vm, 1)) return kExitUsage;
+  if (!ParseArgs("merge", args, spec, &vm)) return kExitUsage;
   const std::string dir = Positional(vm);
   StatusOr<Index> index = ReadIndexDir(dir);
   if (!index.ok()) return Fail(kExitBadInput, "otpu-regress merge: " + index.status().message());
@@ -257,19 +316,24 @@ int Merge(const std::vector<std::string>& args) {
   return ExitCodeOf(*index);
 }
 
-int Run(const std::vector<std::string>& args) {
-  po::options_description o("run options");
-  o.add_options()("jobs,j", po::value<int>()->default_value(int(std::max(1u, std::thread::hardware_concurrency()))),
-                  "cells run at once (processes)")(
-      "shard", po::value<std::string>()->default_value("1/1"), "K/M: this machine's share")(
-      "only", po::value<std::string>()->default_value(""), "cells whose id matches (regex)")(
-      "rerun-failed", po::value<std::string>(), "INDEX: only the cells that failed in it")(
+void DescribeRun(cli::Spec* spec) {
+  spec->visible.add_options()("jobs,j", po::value<int>()->value_name("N")->default_value(int(std::max(1u, std::thread::hardware_concurrency()))),
+                  "cells run at once (processes; default the cores)")(
+      "shard", po::value<std::string>()->value_name("K/M")->default_value("1/1"), "this machine's share")(
+      "only", po::value<std::string>()->value_name("REGEX")->default_value(""), "cells whose id matches")(
+      "rerun-failed", po::value<std::string>()->value_name("INDEX"), "only the cells that failed in INDEX (an index.json)")(
       "no-reuse", po::bool_switch(), "run every cell, even when its key is unchanged")(
-      "baselines-at", po::value<std::string>(),
-      "REV: judge against the baselines as git revision REV has them (for git bisect)");
-  AddCommon(&o);
+      "baselines-at", po::value<std::string>()->value_name("REV"),
+      "judge against the baselines as git revision REV has them (for git bisect)");
+  AddCommon(&spec->visible);
+  AddPositional(spec, "MATRIX");
+}
+
+int Run(const std::vector<std::string>& args) {
+  cli::Spec spec;
+  DescribeRun(&spec);
   po::variables_map vm;
-  if (!ParseArgs("run", args, o, &vm, 1)) return kExitUsage;
+  if (!ParseArgs("run", args, spec, &vm)) return kExitUsage;
   RunOptions opts;
   if (!ParseShard(vm["shard"].as<std::string>(), &opts.shard, &opts.shards)) {
     return Fail(kExitUsage, "otpu-regress run: --shard " + vm["shard"].as<std::string>() +
@@ -320,21 +384,48 @@ Status PrepareSlurmDir(const std::string& matrix, const std::string& only, const
   return WriteSelection(dir, m, cells, run_id);
 }
 
+cli::Command MakeCommand(const char* name, const char* synopsis, const char* summary,
+                         void (*describe)(cli::Spec*), int (*run)(const std::vector<std::string>&)) {
+  cli::Command c;
+  c.name = name;
+  c.synopsis = synopsis;
+  c.summary = summary;
+  c.describe = describe;
+  c.run = run;
+  return c;
+}
+
 int Main(int argc, char** argv) {
-  if (argc < 2) return Fail(kExitUsage, "otpu-regress: no command (run, list, cell, merge, slurm); see otpu-regress --help");
-  const std::string cmd = argv[1];
-  const std::vector<std::string> args(argv + 2, argv + argc);
-  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-    std::fputs(kUsage, stdout);
-    std::fputs(otpu::exit_codes::ExitStatusHelp(otpu::exit_codes::Family::kRegress).c_str(), stdout);
-    return kExitPass;
-  }
-  if (cmd == "run") return Run(args);
-  if (cmd == "list") return List(args);
-  if (cmd == "cell") return Cell_(args);
-  if (cmd == "merge") return Merge(args);
-  if (cmd == "slurm") return RunSlurmCommand(argc - 1, argv + 1, PrepareSlurmDir);
-  return Fail(kExitUsage, "otpu-regress: unknown command '" + cmd + "' (run, list, cell, merge, slurm)");
+  cli::Program program;
+  program.name = "otpu-regress";
+  program.summary = "Hardware regression without a card: a matrix of cells, three verdicts each, "
+                    "JUnit and Markdown reports (docs/regress.md).";
+  program.family = otpu::exit_codes::Family::kRegress;
+  cli::Command slurm = MakeCommand(
+      "slurm", "MATRIX [-o DIR] [--wait] [--max-parallel K] [--only REGEX] [--sbatch-arg ARG]...",
+      "submit the matrix as a Slurm job array and a merge job", DescribeSlurm, nullptr);
+  slurm.run = [](const std::vector<std::string>& args) {
+    std::vector<std::string> words = {"slurm"};
+    words.insert(words.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& w : words) argv.push_back(w.data());
+    return RunSlurmCommand(int(argv.size()), argv.data(), PrepareSlurmDir);
+  };
+  program.commands = {
+      MakeCommand("run",
+                  "MATRIX [-j N] [--shard K/M] [--only REGEX] [--rerun-failed INDEX] [-o DIR] "
+                  "[--baselines DIR | --baselines-at REV] [--accept] [--no-reuse] [--keep-profiles]",
+                  "run the matrix's cells here, judge them and write the reports", DescribeRun, Run),
+      MakeCommand("list", "MATRIX [--only REGEX] [--shard K/M] [--json]",
+                  "print the selected cells, one per line (or as JSON)", DescribeList, List),
+      MakeCommand("cell",
+                  "MATRIX (--id ID | --index I [--only REGEX]) [-o DIR] [--baselines DIR] "
+                  "[--accept] [--run ID]",
+                  "run and judge one cell, write its result", DescribeCell, Cell_),
+      MakeCommand("merge", "DIR", "merge DIR's cell results into index.json, junit.xml, summary.md",
+                  DescribeMerge, Merge),
+      slurm};
+  return cli::RunProgram(program, argc, argv);
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ using exit_codes::regress::kExitPass;
 using exit_codes::regress::kExitUsage;
 
 constexpr char kUsage[] =
-    "usage: otpu-regress slurm MATRIX [--out DIR] [--wait] [--max-parallel K] [--only REGEX]\n"
+    "usage: otpu-regress slurm MATRIX [-o DIR] [--wait] [--max-parallel K] [--only REGEX]\n"
     "                          [--sbatch-arg ARG]...\n";
 
 int Fail(int code, const std::string& message) {
@@ -65,6 +65,22 @@ StatusOr<std::string> SelfPath() {
 
 }  // namespace
 
+void DescribeSlurm(cli::Spec* spec) {
+  spec->visible.add_options()
+      ("out,o", po::value<std::string>()->value_name("DIR"),
+       "DIR for scripts, logs/, cells/ and the merged index, on a file system every node sees "
+       "(default out/regress/NAME, NAME the matrix file's stem)")
+      ("wait", po::bool_switch(), "block until the merge job is done; exit with the merged verdict")
+      ("max-parallel", po::value<int>()->value_name("K")->default_value(0),
+       "at most K cells at once (--array=...%K); 0 for Slurm's own limits")
+      ("only", po::value<std::string>()->value_name("REGEX"), "run only the cells whose id matches REGEX")
+      ("sbatch-arg", po::value<std::vector<std::string>>()->value_name("ARG"),
+       "ARG for both sbatch calls, repeatable (--sbatch-arg=--partition=p)");
+  spec->hidden.add_options()("help,h", "this help")(
+      "matrix", po::value<std::string>()->value_name("MATRIX"));
+  spec->positional.add("matrix", 1);
+}
+
 int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare) {
   std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
   bool sbatch_arg_missing = false;
@@ -72,35 +88,18 @@ int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare) {
   options.sbatch_args = TakeSbatchArgs(args, sbatch_arg_missing);
   if (sbatch_arg_missing) return Fail(kExitUsage, "--sbatch-arg needs a value (see --help)");
 
-  std::string matrix, out_dir;
-  po::options_description named("otpu-regress slurm options");
-  named.add_options()
-      ("help,h", "this help")
-      ("out", po::value<std::string>(&out_dir),
-       "DIR for scripts, logs/, cells/ and the merged index, on a file system every node sees "
-       "(default out/regress/NAME, NAME the matrix file's stem)")
-      ("wait", "block until the merge job is done; exit with the merged verdict")
-      ("max-parallel", po::value<int>(&options.max_parallel)->default_value(0),
-       "at most K cells at once (--array=...%K); 0 for Slurm's own limits")
-      ("only", po::value<std::string>(&options.only), "run only the cells whose id matches REGEX")
-      ("sbatch-arg", "ARG for both sbatch calls, repeatable (--sbatch-arg=--partition=p)");
-  po::options_description hidden;
-  hidden.add_options()("matrix", po::value<std::string>(&matrix));
-  po::options_description all;
-  all.add(named).add(hidden);
-  po::positional_options_description positional;
-  positional.add("matrix", 1);
+  cli::Spec spec;
+  DescribeSlurm(&spec);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    return Fail(kExitUsage, std::string(e.what()) + " (see --help)");
-  }
+  if (!cli::Parse("otpu-regress", "slurm", args, spec, &vm)) return kExitUsage;
   if (vm.count("help")) {
-    std::cout << kUsage << named;
+    std::cout << kUsage << cli::OptionLines(spec.visible);
     return kExitPass;
   }
+  const std::string matrix = vm.count("matrix") ? vm["matrix"].as<std::string>() : "";
+  std::string out_dir = vm.count("out") ? vm["out"].as<std::string>() : "";
+  options.max_parallel = vm["max-parallel"].as<int>();
+  if (vm.count("only")) options.only = vm["only"].as<std::string>();
   if (matrix.empty()) return Fail(kExitUsage, "expected a MATRIX file (see --help)");
   if (options.max_parallel < 0) return Fail(kExitUsage, "--max-parallel must be 0 or more");
 
@@ -154,7 +153,7 @@ int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare) {
             << "otpu-regress slurm: merge job " << submission->merge_job << " (afterany:"
             << submission->array_job << ", merges into " << options.out_dir << "/index.json)\n"
             << std::flush;
-  if (!vm.count("wait")) return kExitPass;
+  if (!vm["wait"].as<bool>()) return kExitPass;
 
   SlurmWaitOptions wait;
   // Progress: results written into cells/ since the submission (older ones are from an

@@ -1,4 +1,4 @@
-// `otpu-regress slurm MATRIX [--out DIR] [--wait] [--max-parallel K] [--only REGEX]
+// `otpu-regress slurm MATRIX [-o DIR] [--wait] [--max-parallel K] [--only REGEX]
 // [--sbatch-arg ARG]...`: the command line of the Slurm backend (slurm_backend.h), kept apart
 // from otpu-regress's main so the runner wires it in with one line.
 #ifndef OTPU_HOST_PROGRAMS_REGRESS_SLURM_COMMAND_H_
@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "base/cli.h"
 #include "base/status.h"
 
 namespace otpu::regress {
@@ -29,6 +30,9 @@ using SlurmPrepare = std::function<Status(const std::string& matrix, const std::
 // or squeue missing or failing, merge job lost), each with one stderr line naming what failed.
 // `prepare` (may be empty) runs after the selection and before the submission.
 int RunSlurmCommand(int argc, char** argv, const SlurmPrepare& prepare = {});
+
+// The options and the MATRIX positional of `slurm` (help and completion: base/cli.h).
+void DescribeSlurm(cli::Spec* spec);
 
 }  // namespace otpu::regress
 

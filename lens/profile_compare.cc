@@ -1,8 +1,10 @@
 #include "lens/profile_compare.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "base/strings.h"
+#include "workloads/isa/defs.h"
 
 namespace otpu::lens {
 namespace {
@@ -134,6 +136,53 @@ std::string FirstDivergenceInTrace(const Profile& rtl, const Profile& hw,
         }
       }
     }
+  }
+  return "";
+}
+
+std::string BoardCounterDivergence(const Profile& rtl, const Profile& hw) {
+  if (!hw.board) return "";
+  auto counter = [&](const char* name) -> std::optional<int64_t> {
+    for (const CounterValue& c : *hw.board) {
+      if (c.name == name) return c.value;
+    }
+    return std::nullopt;
+  };
+  if (!counter("RUNNING")) return "";  // no free-running counters (register map 1)
+  auto busy = [&](isa::Unit u) {
+    int64_t t = 0;
+    for (const Slice& s : rtl.slices) t += size_t(u) < s.busy.size() ? s.busy[size_t(u)] : 0;
+    return t;
+  };
+  int64_t lose = 0, starve = 0, requests = 0;
+  for (const Slice& s : rtl.slices) {
+    for (int64_t v : s.lose) lose += v;
+    for (size_t w = 0; w < s.buckets.size(); ++w) {
+      starve += s.buckets.ms[w];
+      requests += s.buckets.bm[w] + s.buckets.bd[w] + s.buckets.am[w] + s.buckets.aq[w];
+    }
+  }
+  const std::pair<const char*, int64_t> expected[] = {
+      {"RUNNING", rtl.cycles},
+      {"DMA_BUSY", busy(isa::Unit::kDMA)},
+      {"MXU_BUSY", busy(isa::Unit::kMXU)},
+      {"QNT_BUSY", busy(isa::Unit::kQUANT)},
+      {"VPU_BUSY", busy(isa::Unit::kVPU)},
+      {"TMEM_DENY", lose},
+      {"MXU_STARVE", starve},
+  };
+  for (const auto& [name, want] : expected) {
+    const std::optional<int64_t> got = counter(name);
+    if (got && *got != want) {
+      return StrFormat("board counter %s %lld, but the core's events give %lld", name,
+                       (long long)*got, (long long)want);
+    }
+  }
+  const std::optional<int64_t> rd = counter("DRAM_RD"), wr = counter("DRAM_WR");
+  if (rd && wr && *rd + *wr != requests) {
+    return StrFormat("board counters DRAM_RD + DRAM_WR %lld, but the core's events give %lld "
+                     "accepted port requests",
+                     (long long)(*rd + *wr), (long long)requests);
   }
   return "";
 }

@@ -33,6 +33,14 @@ std::string FirstDivergence(const Profile& rtl, const Profile& hw);
 std::string FirstDivergenceInTrace(const Profile& rtl, const Profile& hw, int64_t traced_to,
                                    int bucket_cycles);
 
+// Where the board's free-running counters (hw's `board`, the run's deltas) disagree with the
+// core's own events in the rtl profile of the same run ("" when they agree, or when hw has no
+// free-running counters): RUNNING = cycles, {DMA,MXU,QNT,VPU}_BUSY = the unit's busy cycles,
+// TMEM_DENY = the units' TMEM refusals, MXU_STARVE = the windows' `ms`, DRAM_RD + DRAM_WR =
+// the windows' accepted port requests. The counters are separate hardware from the event tap
+// and the trace, so a bug in one of their terms shows here and not only as performance.
+std::string BoardCounterDivergence(const Profile& rtl, const Profile& hw);
+
 }  // namespace otpu::lens
 
 #endif  // OTPU_LENS_PROFILE_COMPARE_H_

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <cstring>
 #include <random>
 
 #include "base/status.h"
@@ -274,9 +276,28 @@ RandomProgram MakeRandomProgram(const isa::Config& cfg, const RandomProgramOptio
 
 void FillRandomDram(uint64_t seed, uint32_t bytes, SparseMemory* dram, uint64_t base) {
   std::mt19937_64 rng(seed);
+  // A third of the 512-byte chunks hold values on rounding boundaries: halves n/2 * 2^j with
+  // one j per chunk, and every 16th word +-127 * 2^j, so a quantizer block inside the chunk has
+  // amax = 127 * 2^j, inv = 2^-j exactly and its halves land on rne's ties (docs/isa.md
+  // "Numerics"); VOPs on such values are exact too. Random mantissas would almost never tie.
+  constexpr uint32_t kChunk = 512;
+  bool grid = false;
+  int grid_exp = 0;
   for (uint32_t a = 0; a + 4 <= bytes; a += 4) {
-    const uint32_t pick = uint32_t(rng() % 1000);
+    if (a % kChunk == 0) {
+      grid = rng() % 3 == 0;
+      grid_exp = int(rng() % 5) - 2;
+    }
     uint32_t v;
+    if (grid) {
+      const bool neg = rng() & 1;
+      const float mag = (a / 4) % 16 == 0 ? 127.0f : float(rng() % 255) / 2.0f;
+      const float f = std::ldexp(neg ? -mag : mag, grid_exp);
+      std::memcpy(&v, &f, 4);
+      dram->Write32(base + a, v);
+      continue;
+    }
+    const uint32_t pick = uint32_t(rng() % 1000);
     if (pick < 10) {
       v = 0;
     } else if (pick < 15) {

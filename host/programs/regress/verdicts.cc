@@ -51,6 +51,13 @@ Verdict Correctness(const workloads::WorkloadRun& run, const SparseMemory& isa_d
 
 Verdict Parity(const lens::Profile& rtl, const lens::Profile& hw, int bucket_cycles) {
   Verdict v{"parity", Outcome::kPass, "", ""};
+  // The counters count the whole run whatever the trace kept.
+  const std::string counters = lens::BoardCounterDivergence(rtl, hw);
+  if (!counters.empty()) {
+    v.outcome = Outcome::kFail;
+    v.message = counters;
+    return v;
+  }
   const bool cut = hw.hwtrace && hw.hwtrace->lost > 0 && hw.hwtrace->drop == 0 &&
                    hw.hwtrace->damaged == 0 && hw.hwtrace->keep == "first";
   if (cut) {

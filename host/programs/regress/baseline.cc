@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <map>
 #include <numeric>
-#include <unordered_map>
 
 #include "base/json.h"
 
@@ -59,37 +58,46 @@ std::string Counters(const lens::CounterSet& set, bool skip_uptime) {
 struct RelTime {
   enum Kind { kNone, kOffset, kEndOf } kind = kNone;
   int64_t value = 0;  // kOffset: cycles after the base; kEndOf: rows back
+  int64_t after = 0;  // kEndOf: cycles after that row's end
 };
 struct RelativeRow {
   RelTime dispatch, ready, release, start, end;
 };
 
-// null (did not happen), an offset (an integer) or "eK" (the end of the row K rows earlier).
+// null (did not happen), an offset (an integer), "eK" (the end of the row K rows earlier) or
+// "eK+N" (N cycles after it).
 std::string Time(const RelTime& t) {
   if (t.kind == RelTime::kNone) return "null";
-  if (t.kind == RelTime::kEndOf) return "\"e" + std::to_string(t.value) + "\"";
+  if (t.kind == RelTime::kEndOf) {
+    return "\"e" + std::to_string(t.value) + (t.after ? "+" + std::to_string(t.after) : "") + "\"";
+  }
   return std::to_string(t.value);
 }
 
 // Version 2's rows. Each time is written relative to the event it most likely waited for, so
 // that when an earlier instruction moves, the rows that only followed it keep their text:
 // - dispatch: cycles after the previous dispatch (of the last row that had one);
-// - ready (and release, start): 0 when it equals its base (dispatch; ready; ready), else "eK"
-//   when it equals the end of an earlier row (the nearest, K rows back: the producer it waited
-//   for, or the instruction before it on its unit), else cycles after the base;
+// - ready (and release, start): 0 when it equals its base (dispatch; ready; ready); else, when an
+//   earlier row ended after the base and at or before it, "eK" or "eK+N": N cycles after the end
+//   of the row K rows back that ended last (the producer it waited for, the instruction before
+//   it on its unit, the slot or FIFO space it waited for); else cycles after the base;
 // - end: cycles after the start (the instruction's busy time).
 // A base that did not happen (-1) counts as cycle 0, so the time is absolute.
 std::vector<RelativeRow> EncodeRows(const std::vector<lens::InstrRow>& rows) {
   std::vector<RelativeRow> out(rows.size());
-  std::unordered_map<int64_t, size_t> last_end;  // cycle -> latest row ending there
   int64_t prev_dispatch = 0;
+  std::map<int64_t, size_t> ends;  // cycle -> latest row ending there, ordered by cycle
   auto rel = [&](int64_t t, int64_t base, size_t i) {
     RelTime r;
     if (t < 0) return r;
     base = std::max<int64_t>(base, 0);
-    if (t != base) {
-      auto it = last_end.find(t);
-      if (it != last_end.end()) return RelTime{RelTime::kEndOf, int64_t(i - it->second)};
+    if (t == base) return RelTime{RelTime::kOffset, 0};
+    // The latest end at or before t, when it is later than the base: what t most likely
+    // followed (exactly, or some cycles after it).
+    auto it = ends.upper_bound(t);
+    if (it != ends.begin() && std::prev(it)->first > base) {
+      --it;
+      return RelTime{RelTime::kEndOf, int64_t(i - it->second), t - it->first};
     }
     return RelTime{RelTime::kOffset, t - base};
   };
@@ -104,7 +112,7 @@ std::vector<RelativeRow> EncodeRows(const std::vector<lens::InstrRow>& rows) {
     x.release = rel(r.release, r.ready, i);
     x.start = rel(r.start, r.ready, i);
     if (r.end >= 0) x.end = {RelTime::kOffset, r.end - std::max<int64_t>(r.start, 0)};
-    if (r.end >= 0) last_end[r.end] = i;
+    if (r.end >= 0) ends[r.end] = i;
   }
   return out;
 }
@@ -279,17 +287,20 @@ StatusOr<lens::Profile> ParseBaseline(const std::string& json, const std::string
           *out = std::max<int64_t>(base, 0) + v.GetInt64();
           if (*out < 0) return bad(field, "a time before cycle 0");
         } else if (v.IsString() && v.GetStringLength() > 1 && v.GetString()[0] == 'e') {
-          const std::string n(v.GetString() + 1);
-          if (n.find_first_not_of("0123456789") != std::string::npos || n.size() > 9) {
-            return bad(field, "expected null, an integer or \"eK\"");
-          }
+          const std::string text(v.GetString() + 1);
+          const size_t plus = text.find('+');
+          const std::string n = text.substr(0, plus), after = plus == std::string::npos ? "0" : text.substr(plus + 1);
+          auto digits = [](const std::string& d) {
+            return !d.empty() && d.size() <= 12 && d.find_first_not_of("0123456789") == std::string::npos;
+          };
+          if (!digits(n) || !digits(after)) return bad(field, "expected null, an integer, \"eK\" or \"eK+N\"");
           const int64_t back = std::stoll(n);
           if (back < 1 || back > int64_t(i) || p.instrs[size_t(int64_t(i) - back)].end < 0) {
             return bad(field, "\"" + std::string(v.GetString()) + "\" names no earlier row's end");
           }
-          *out = p.instrs[size_t(int64_t(i) - back)].end;
+          *out = p.instrs[size_t(int64_t(i) - back)].end + std::stoll(after);
         } else {
-          return bad(field, "expected null, an integer or \"eK\"");
+          return bad(field, "expected null, an integer, \"eK\" or \"eK+N\"");
         }
         return OkStatus();
       };

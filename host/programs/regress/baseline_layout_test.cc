@@ -99,6 +99,29 @@ TEST(BaselineLayout, AOneCycleShiftEarlyChangesAFewLines) {
   }
 }
 
+// Every checked-in baseline (real RTL recordings of every matrix's cells), each shifted after its
+// fourth instruction: the relative layout changes a few lines of each, the absolute one most.
+TEST(BaselineLayout, AOneCycleShiftEarlyChangesAFewLinesOfEveryCheckedInBaseline) {
+  size_t files = 0, rows = 0, absolute = 0, relative = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(SourceDir() + "/regress/baselines")) {
+    const std::string text = ReadText(e.path().string());
+    StatusOr<lens::Profile> p = ParseBaseline(text, e.path().string());
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    if (p->instrs.size() < 8) continue;
+    const lens::Profile q = ShiftedAfter(*p, 3);
+    const size_t r = ChangedLines(BaselineJson("c", *p), BaselineJson("c", q));
+    EXPECT_LE(r, 8u) << e.path();
+    relative += r;
+    absolute += ChangedLines(BaselineJson("c", *p, BaselineLayout::kAbsolute), BaselineJson("c", q, BaselineLayout::kAbsolute));
+    rows += p->instrs.size();
+    ++files;
+  }
+  std::printf("%zu baselines, %zu instruction lines: a one-cycle shift after each one's 4th instruction changes %zu lines (absolute), %zu (relative)\n",
+              files, rows, absolute, relative);
+  EXPECT_GT(files, 10u);
+  EXPECT_LT(relative * 20, absolute);
+}
+
 TEST(BaselineLayout, AShiftInTheMiddleChangesAFewLines) {
   std::string id;
   const lens::Profile p = LayerBaseline(&id);

@@ -3,10 +3,13 @@
 // the build directory (lens/app/screenshots/) for people to look at.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "lens/app/chromium.h"
 #include "lens/app/page.h"
@@ -707,6 +710,170 @@ TEST_F(BrowserTest, PinningKeepsTheZoom) {
                    " T.click(Math.round(T.X(" + std::to_string(a + 5) + ")), r.y + 10);"
                    " return [T.pin === i, Math.round(T.v0), Math.round(T.v1), location.hash.includes('range=" + std::to_string(a) + "-" + std::to_string(b) + "')].join(); })()";
   EXPECT_EQ(Eval(js), "\"true," + std::to_string(a) + "," + std::to_string(b) + ",true\"");
+}
+
+// Fields of RFC 4180 CSV text (quoted fields, doubled quotes, CRLF), or of TSV when `sep` is a tab.
+static std::vector<std::vector<std::string>> SplitDelimited(const std::string& text, char sep) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string f;
+  bool quoted = false;
+  for (size_t k = 0; k < text.size(); ++k) {
+    const char c = text[k];
+    if (quoted) {
+      if (c == '"' && k + 1 < text.size() && text[k + 1] == '"') f += '"', ++k;
+      else if (c == '"') quoted = false;
+      else f += c;
+    } else if (c == '"' && sep == ',') {
+      quoted = true;
+    } else if (c == sep) {
+      row.push_back(f), f.clear();
+    } else if (c == '\n') {
+      row.push_back(f), f.clear();
+      rows.push_back(row), row.clear();
+    } else if (c != '\r') {
+      f += c;
+    }
+  }
+  if (!f.empty() || !row.empty()) row.push_back(f), rows.push_back(row);
+  return rows;
+}
+
+// Clicks (a real mouse click) the element `selector` after scrolling it into view.
+static void ClickOn(HeadlessChromium* c, const std::string& selector) {
+  StatusOr<std::string> at = c->Evaluate("(() => { const b = document.querySelector(" + std::string("'") + selector +
+                                         "'); if (!b) return ''; b.scrollIntoView({block: 'center'}); const r = b.getBoundingClientRect();"
+                                         " return (r.left + r.width / 2) + ',' + (r.top + r.height / 2); })()");
+  ASSERT_TRUE(at.ok()) << at.status().message();
+  ASSERT_NE(*at, "\"\"") << selector << " is not on the page";
+  double x = 0, y = 0;
+  ASSERT_EQ(std::sscanf(at->c_str(), "\"%lf,%lf\"", &x, &y), 2) << *at;
+  ASSERT_TRUE(c->Click(x, y).ok());
+}
+
+// Waits (up to 30 s) for the browser to finish saving the CSV `path` (it writes NAME.crdownload
+// first).
+static std::string WaitForDownload(const std::string& path) {
+  for (int k = 0; k < 300; ++k) {
+    if (fs::exists(path) && !fs::exists(path + ".crdownload")) {
+      // The file can appear before its bytes do: a whole CSV ends with its last line's CRLF.
+      std::ifstream in(path, std::ios::binary);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (text.size() >= 2 && text.compare(text.size() - 2, 2, "\r\n") == 0) return text;
+    }
+    usleep(100000);
+  }
+  return "";
+}
+
+// A field of a CSV row as an event cycle: empty is "did not happen" (-1).
+static int64_t CycleField(const std::string& f) { return f.empty() ? -1 : std::stoll(f); }
+
+// Every table exports (issue 25): on a real recording (qwen-tiny on the board model) served by
+// lens open, the Instructions
+// table's CSV download (a real click) holds every instruction with the profile's own values, the
+// timeline's selected cycles export exactly the instructions overlapping them, and Copy puts the
+// class table on the clipboard with the figures lens summary computes.
+TEST_F(BrowserTest, TablesExportTheProfilesNumbersAsCsvAndToTheClipboard) {
+  const std::string path = FixtureProfile("board-qwen-tiny.otpuprof");
+  if (path.empty()) GTEST_SKIP() << "the board-model qwen-tiny fixture did not run";
+  StatusOr<ProfileFile> file = Read(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  const Profile& p = file->profiles[0];
+  ASSERT_GT(p.instrs.size(), 100u);
+  StatusOr<std::unique_ptr<AppServer>> server = AppServer::Create(std::string(AppPage()), path, 0);
+  ASSERT_TRUE(server.ok()) << server.status().message();
+  const std::string url = (*server)->Url();
+  const std::string downloads = PathOf("downloads");
+  fs::create_directories(downloads);
+  ASSERT_TRUE(chromium_->AllowDownloads(downloads).ok());
+  ASSERT_TRUE(chromium_->GrantClipboard(url.substr(0, url.find('/', 7))).ok());
+  ASSERT_TRUE(chromium_->Navigate(url + "#view=instructions").ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.body.dataset.ready || ''", 60).ok());
+
+  // The Instructions table: every instruction, its times and transfers as the profile has them.
+  ClickOn(chromium_, "#view-instructions .vt-tools .export-csv");
+  StatusOr<std::string> name = chromium_->WaitForString("(lens.exportState.last || {}).name || ''", 30);
+  ASSERT_TRUE(name.ok()) << name.status().message();
+  const std::string csv = WaitForDownload(downloads + "/" + *name);
+  std::string listing;
+  for (const fs::directory_entry& e : fs::directory_iterator(downloads)) listing += " " + e.path().filename().string() + " (" + std::to_string(e.file_size()) + " bytes)";
+  ASSERT_FALSE(csv.empty()) << "no download " << *name << " in " << downloads << ":" << listing;
+  std::vector<std::vector<std::string>> rows = SplitDelimited(csv, ',');
+  ASSERT_EQ(rows.size(), p.instrs.size() + 1);
+  const std::vector<std::string>& head = rows[0];
+  auto col = [&](const char* label) { return size_t(std::find(head.begin(), head.end(), label) - head.begin()); };
+  for (const char* label : {"#", "pc", "unit", "name", "detail", "dispatch", "start", "end", "work", "port B", "port A"}) {
+    ASSERT_LT(col(label), head.size()) << "no column " << label;
+  }
+  std::map<int64_t, const InstrRow*> by_idx;
+  for (const InstrRow& r : p.instrs) by_idx[r.idx] = &r;
+  size_t checked = 0;
+  for (size_t k = 1; k < rows.size(); ++k) {
+    const std::vector<std::string>& f = rows[k];
+    ASSERT_EQ(f.size(), head.size()) << "row " << k;
+    const auto it = by_idx.find(std::stoll(f[col("#")]));
+    ASSERT_NE(it, by_idx.end()) << "row " << k << " names no instruction";
+    const InstrRow& r = *it->second;
+    EXPECT_EQ(std::stoll(f[col("pc")]), r.pc);
+    EXPECT_EQ(f[col("unit")], p.units[size_t(r.unit)]);
+    EXPECT_EQ(f[col("name")], r.name);
+    EXPECT_EQ(f[col("detail")], r.detail);
+    EXPECT_EQ(CycleField(f[col("dispatch")]), r.dispatch);
+    EXPECT_EQ(CycleField(f[col("start")]), r.start);
+    EXPECT_EQ(CycleField(f[col("end")]), r.end);
+    EXPECT_EQ(std::stoll(f[col("work")]), r.work);
+    EXPECT_EQ(std::stoll(f[col("port B")]), r.port_b);
+    EXPECT_EQ(std::stoll(f[col("port A")]), r.port_a);
+    by_idx.erase(it);
+    ++checked;
+  }
+  EXPECT_EQ(checked, p.instrs.size());
+  EXPECT_TRUE(by_idx.empty()) << by_idx.size() << " instructions missing from the CSV";
+
+  // A selected range exports the instructions overlapping it.
+  const int64_t a = p.cycles / 4, b = p.cycles / 2;
+  std::set<int64_t> want;
+  for (const InstrRow& r : p.instrs) {
+    // Effective times, as the page takes them: a start that did not happen is the run's end, an
+    // end that did not happen (still running when a cut trace ended) too.
+    const int64_t s = r.start >= 0 ? r.start : p.cycles, e = r.end >= 0 ? std::max(r.end, s) : std::max(p.cycles, s);
+    if (s < b && e > a && e > s) want.insert(r.idx);
+  }
+  ASSERT_FALSE(want.empty());
+  const std::string sel = "#view=timeline&sel=" + std::to_string(a) + "-" + std::to_string(b);
+  ASSERT_TRUE(chromium_->Evaluate("location.hash = '" + sel + "'; true").ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.getElementById('timeline-selection').hidden ? '' : 'shown'", 30).ok());
+  ClickOn(chromium_, "#timeline-selection .toolbar .export-csv");
+  StatusOr<std::string> sel_name = chromium_->WaitForString("((lens.exportState.last || {}).name || '').includes('-instructions') && lens.exportState.last.name.includes('cycles-') ? lens.exportState.last.name : ''", 30);
+  ASSERT_TRUE(sel_name.ok()) << sel_name.status().message();
+  const std::string sel_csv = WaitForDownload(downloads + "/" + *sel_name);
+  rows = SplitDelimited(sel_csv, ',');
+  ASSERT_GE(rows.size(), 2u) << sel_csv;
+  std::set<int64_t> got;
+  for (size_t k = 1; k < rows.size(); ++k) got.insert(std::stoll(rows[k][0]));
+  EXPECT_EQ(rows.size() - 1, want.size());
+  EXPECT_EQ(got, want);
+
+  // Copy: the class table as tab-separated text on the clipboard, lens summary's figures.
+  ASSERT_TRUE(chromium_->Evaluate("location.hash = '#view=overview'; true").ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.getElementById('class-table') ? 'y' : ''", 30).ok());
+  ClickOn(chromium_, "#class-table .export-copy");
+  StatusOr<std::string> copied = chromium_->WaitForString("(lens.exportState.last || {}).kind === 'tsv' ? navigator.clipboard.readText() : ''", 30);
+  ASSERT_TRUE(copied.ok()) << copied.status().message();
+  rows = SplitDelimited(*copied, '\t');
+  const Analysis an = Analyze(p);
+  ASSERT_EQ(rows.size(), an.classes.size() + 3) << *copied;  // header, classes, idle, total
+  EXPECT_EQ(rows[0][0], "class");
+  EXPECT_EQ(rows[0][5], "busy (sum)");
+  for (const ClassStats& c : an.classes) {
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const auto& r) { return r[0] == c.name; });
+    ASSERT_NE(row, rows.end()) << c.name;
+    EXPECT_EQ(std::stoll((*row)[2]), c.count) << c.name;
+    EXPECT_EQ(std::stoll((*row)[5]), int64_t(c.busy)) << c.name;
+    EXPECT_EQ(std::stoll((*row)[9]), int64_t(c.port_b)) << c.name;
+  }
+  EXPECT_TRUE(chromium_->errors().empty()) << Errors();
 }
 
 // Profiles without a full trace, on real recordings (fixtures of host/programs/CMakeLists.txt):

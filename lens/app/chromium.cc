@@ -162,6 +162,19 @@ Status HeadlessChromium::PressKey(const std::string& key, int modifiers) {
   return Call("Input.dispatchKeyEvent", "{\"type\":\"keyUp\"," + common + "}", true, 30).status();
 }
 
+Status HeadlessChromium::AllowDownloads(const std::string& dir) {
+  return Call("Browser.setDownloadBehavior",
+              "{\"behavior\":\"allow\",\"downloadPath\":" + JsonString(dir) + ",\"eventsEnabled\":false}", false, 30)
+      .status();
+}
+
+Status HeadlessChromium::GrantClipboard(const std::string& origin) {
+  return Call("Browser.grantPermissions",
+              "{\"origin\":" + JsonString(origin) + ",\"permissions\":[\"clipboardReadWrite\",\"clipboardSanitizedWrite\"]}",
+              false, 30)
+      .status();
+}
+
 Status HeadlessChromium::Click(double x, double y) {
   for (const char* type : {"mousePressed", "mouseReleased"}) {
     StatusOr<std::string> r = Call("Input.dispatchMouseEvent",

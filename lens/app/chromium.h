@@ -42,6 +42,12 @@ class HeadlessChromium {
   Status PressKey(const std::string& key, int modifiers = 0);
   // A real left click at page coordinates (CSS pixels) through Input.dispatchMouseEvent.
   Status Click(double x, double y);
+  // Lets the page's downloads (a link with `download`) land in `dir` under their own names
+  // (Browser.setDownloadBehavior), as a user's browser saves them.
+  Status AllowDownloads(const std::string& dir);
+  // Grants the page's origin (`origin`, e.g. http://127.0.0.1:PORT) the clipboard, as a user who
+  // answered the prompt would (Browser.grantPermissions): reading it back checks a copy.
+  Status GrantClipboard(const std::string& origin);
   // Uncaught exceptions and console errors the page raised since the last ClearErrors().
   const std::vector<std::string>& errors() const { return errors_; }
   void ClearErrors() { errors_.clear(); }

@@ -4,6 +4,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <map>
 #include <numeric>
 
 #include "base/json.h"
@@ -14,7 +17,9 @@ namespace {
 using rapidjson::Value;
 
 constexpr const char* kFormat = "otpu-regress-baseline";
-constexpr int kVersion = 1;
+// 1: instruction rows of absolute cycles. 2: rows of durations, waits and references to the
+// event they waited for (EncodeRows), so a shift moves the line of what changed, not its echo.
+constexpr int kVersion = 2;
 
 // One JSON value as text (numbers in their shortest exact form).
 template <typename Fn>
@@ -48,9 +53,73 @@ std::string Counters(const lens::CounterSet& set, bool skip_uptime) {
   return s + "}";
 }
 
+
+// One event time of a version-2 row: what it is relative to (docs/regress.md "Baselines").
+struct RelTime {
+  enum Kind { kNone, kOffset, kEndOf } kind = kNone;
+  int64_t value = 0;  // kOffset: cycles after the base; kEndOf: rows back
+  int64_t after = 0;  // kEndOf: cycles after that row's end
+};
+struct RelativeRow {
+  RelTime dispatch, ready, release, start, end;
+};
+
+// null (did not happen), an offset (an integer), "eK" (the end of the row K rows earlier) or
+// "eK+N" (N cycles after it).
+std::string Time(const RelTime& t) {
+  if (t.kind == RelTime::kNone) return "null";
+  if (t.kind == RelTime::kEndOf) {
+    return "\"e" + std::to_string(t.value) + (t.after ? "+" + std::to_string(t.after) : "") + "\"";
+  }
+  return std::to_string(t.value);
+}
+
+// Version 2's rows. Each time is written relative to the event it most likely waited for, so
+// that when an earlier instruction moves, the rows that only followed it keep their text:
+// - dispatch: cycles after the previous dispatch (of the last row that had one);
+// - ready (and release, start): 0 when it equals its base (dispatch; ready; ready); else, when an
+//   earlier row ended after the base and at or before it, "eK" or "eK+N": N cycles after the end
+//   of the row K rows back that ended last (the producer it waited for, the instruction before
+//   it on its unit, the slot or FIFO space it waited for); else cycles after the base;
+// - end: cycles after the start (the instruction's busy time).
+// A base that did not happen (-1) counts as cycle 0, so the time is absolute.
+std::vector<RelativeRow> EncodeRows(const std::vector<lens::InstrRow>& rows) {
+  std::vector<RelativeRow> out(rows.size());
+  int64_t prev_dispatch = 0;
+  std::map<int64_t, size_t> ends;  // cycle -> latest row ending there, ordered by cycle
+  auto rel = [&](int64_t t, int64_t base, size_t i) {
+    RelTime r;
+    if (t < 0) return r;
+    base = std::max<int64_t>(base, 0);
+    if (t == base) return RelTime{RelTime::kOffset, 0};
+    // The latest end at or before t, when it is later than the base: what t most likely
+    // followed (exactly, or some cycles after it).
+    auto it = ends.upper_bound(t);
+    if (it != ends.begin() && std::prev(it)->first > base) {
+      --it;
+      return RelTime{RelTime::kEndOf, int64_t(i - it->second), t - it->first};
+    }
+    return RelTime{RelTime::kOffset, t - base};
+  };
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const lens::InstrRow& r = rows[i];
+    RelativeRow& x = out[i];
+    if (r.dispatch >= 0) {
+      x.dispatch = {RelTime::kOffset, r.dispatch - prev_dispatch};
+      prev_dispatch = r.dispatch;
+    }
+    x.ready = rel(r.ready, r.dispatch, i);
+    x.release = rel(r.release, r.ready, i);
+    x.start = rel(r.start, r.ready, i);
+    if (r.end >= 0) x.end = {RelTime::kOffset, r.end - std::max<int64_t>(r.start, 0)};
+    if (r.end >= 0) ends[r.end] = i;
+  }
+  return out;
+}
+
 }  // namespace
 
-std::string BaselineJson(const std::string& id, const lens::Profile& p) {
+std::string BaselineJson(const std::string& id, const lens::Profile& p, BaselineLayout layout) {
   lens::Ports ports;
   std::vector<int64_t> busy(p.units.size()), lose(p.units.size());
   std::vector<int64_t> totals(lens::Buckets::kNumColumns);
@@ -69,7 +138,8 @@ std::string BaselineJson(const std::string& id, const lens::Profile& p) {
     }
   }
   std::string j = "{\n";
-  j += "\"format\":" + Str(kFormat) + ",\"version\":" + std::to_string(kVersion) + ",\n";
+  j += "\"format\":" + Str(kFormat) + ",\"version\":" +
+       std::to_string(layout == BaselineLayout::kRelative ? kVersion : 1) + ",\n";
   j += "\"cell\":" + Str(id) + ",\n";
   j += "\"profile\":" + Str(p.name) + ",\"kind\":" + Str(lens::KindName(p.kind)) + ",\n";
   j += "\"cycles\":" + std::to_string(p.cycles) + ",\"roofline\":{\"bound\":" +
@@ -91,12 +161,19 @@ std::string BaselineJson(const std::string& id, const lens::Profile& p) {
   j += "},\n";
   if (p.board) j += "\"board\":" + Counters(*p.board, true) + ",\n";
   j += "\"instrs\":[";
+  const std::vector<RelativeRow> rel = layout == BaselineLayout::kRelative ? EncodeRows(p.instrs)
+                                                                            : std::vector<RelativeRow>{};
   for (size_t i = 0; i < p.instrs.size(); ++i) {
     const lens::InstrRow& r = p.instrs[i];
-    j += std::string(i ? ",\n" : "\n") + "[" + std::to_string(r.pc) + "," + Str(r.name) + "," +
-         std::to_string(r.dispatch) + "," + std::to_string(r.ready) + "," +
-         std::to_string(r.release) + "," + std::to_string(r.start) + "," + std::to_string(r.end) +
-         "," + Counters(r.counters, false) + "]";
+    j += std::string(i ? ",\n" : "\n") + "[" + std::to_string(r.pc) + "," + Str(r.name) + ",";
+    if (layout == BaselineLayout::kRelative) {
+      const RelativeRow& x = rel[i];
+      j += Time(x.dispatch) + "," + Time(x.ready) + "," + Time(x.release) + "," + Time(x.start) + "," + Time(x.end);
+    } else {
+      j += std::to_string(r.dispatch) + "," + std::to_string(r.ready) + "," +
+           std::to_string(r.release) + "," + std::to_string(r.start) + "," + std::to_string(r.end);
+    }
+    j += "," + Counters(r.counters, false) + "]";
   }
   j += "\n]}\n";
   return j;
@@ -114,7 +191,7 @@ StatusOr<lens::Profile> ParseBaseline(const std::string& json, const std::string
     return bad("format", std::string("expected \"") + kFormat + "\"");
   }
   if (!doc.HasMember("version") || !doc["version"].IsInt() || doc["version"].GetInt() > kVersion) {
-    return bad("version", "expected 1 (or older)");
+    return bad("version", "expected " + std::to_string(kVersion) + " (or older)");
   }
   auto i64 = [&](const Value& obj, const char* key, const std::string& field,
                  int64_t* out) -> Status {
@@ -180,23 +257,61 @@ StatusOr<lens::Profile> ParseBaseline(const std::string& json, const std::string
   }
   if (!doc.HasMember("instrs") || !doc["instrs"].IsArray()) return bad("instrs", "expected an array");
   const Value& rows = doc["instrs"];
+  const bool relative = doc["version"].GetInt() >= 2;
   p.instrs.reserve(rows.Size());
+  int64_t prev_dispatch = 0;
   for (rapidjson::SizeType i = 0; i < rows.Size(); ++i) {
     const std::string f = "instrs[" + std::to_string(i) + "]";
     const Value& r = rows[i];
-    if (!r.IsArray() || r.Size() != 8 || !r[1].IsString()) {
+    if (!r.IsArray() || r.Size() != 8 || !r[1].IsString() || !r[0].IsInt64()) {
       return bad(f, "expected [pc, name, dispatch, ready, release, start, end, counters]");
     }
     lens::InstrRow row;
     row.idx = int64_t(i);
-    int64_t* fields[] = {&row.pc, nullptr, &row.dispatch, &row.ready, &row.release, &row.start,
-                         &row.end};
-    for (int k = 0; k < 7; ++k) {
-      if (k == 1) continue;
-      if (!r[k].IsInt64()) return bad(f + "[" + std::to_string(k) + "]", "expected an integer");
-      *fields[k] = r[k].GetInt64();
-    }
+    row.pc = r[0].GetInt64();
     row.name = r[1].GetString();
+    if (!relative) {
+      int64_t* fields[] = {&row.dispatch, &row.ready, &row.release, &row.start, &row.end};
+      for (int k = 0; k < 5; ++k) {
+        if (!r[k + 2].IsInt64()) return bad(f + "[" + std::to_string(k + 2) + "]", "expected an integer");
+        *fields[k] = r[k + 2].GetInt64();
+      }
+    } else {
+      // The inverse of EncodeRows: null, an offset from the base, or "eK" (row i-K's end).
+      auto time = [&](int k, int64_t base, int64_t* out) -> Status {
+        const Value& v = r[k];
+        const std::string field = f + "[" + std::to_string(k) + "]";
+        if (v.IsNull()) {
+          *out = -1;
+        } else if (v.IsInt64()) {
+          *out = std::max<int64_t>(base, 0) + v.GetInt64();
+          if (*out < 0) return bad(field, "a time before cycle 0");
+        } else if (v.IsString() && v.GetStringLength() > 1 && v.GetString()[0] == 'e') {
+          const std::string text(v.GetString() + 1);
+          const size_t plus = text.find('+');
+          const std::string n = text.substr(0, plus), after = plus == std::string::npos ? "0" : text.substr(plus + 1);
+          auto digits = [](const std::string& d) {
+            return !d.empty() && d.size() <= 12 && d.find_first_not_of("0123456789") == std::string::npos;
+          };
+          if (!digits(n) || !digits(after)) return bad(field, "expected null, an integer, \"eK\" or \"eK+N\"");
+          const int64_t back = std::stoll(n);
+          if (back < 1 || back > int64_t(i) || p.instrs[size_t(int64_t(i) - back)].end < 0) {
+            return bad(field, "\"" + std::string(v.GetString()) + "\" names no earlier row's end");
+          }
+          *out = p.instrs[size_t(int64_t(i) - back)].end + std::stoll(after);
+        } else {
+          return bad(field, "expected null, an integer, \"eK\" or \"eK+N\"");
+        }
+        return OkStatus();
+      };
+      RETURN_IF_ERROR(time(2, prev_dispatch, &row.dispatch));
+      if (row.dispatch >= 0) prev_dispatch = row.dispatch;
+      RETURN_IF_ERROR(time(3, row.dispatch, &row.ready));
+      RETURN_IF_ERROR(time(4, row.ready, &row.release));
+      RETURN_IF_ERROR(time(5, row.ready, &row.start));
+      if (!r[6].IsNull() && !r[6].IsInt64()) return bad(f + "[6]", "expected null or an integer");
+      RETURN_IF_ERROR(time(6, row.start, &row.end));
+    }
     RETURN_IF_ERROR(counters(r[7], f + "[7]", &row.counters));
     p.instrs.push_back(std::move(row));
   }
@@ -206,6 +321,27 @@ StatusOr<lens::Profile> ParseBaseline(const std::string& json, const std::string
 lens::ProfileDelta CompareWithBaseline(const lens::Profile& baseline, const lens::Profile& now) {
   // The baseline keeps no sources; name the instructions from the new profile's.
   return lens::DiffProfile(baseline, now);
+}
+
+std::vector<MovedInstr> MovedByPc(const lens::ProfileDelta& d) {
+  std::map<std::pair<int64_t, std::string>, MovedInstr> by;
+  for (const lens::InstrDelta& x : d.instrs) {
+    MovedInstr& m = by[{x.pc, x.name}];
+    m.pc = x.pc;
+    m.name = x.name;
+    if (m.source.empty()) m.source = x.source;
+    ++m.runs;
+    m.d_busy += (x.cycles_after - x.cycles_before);
+    const int64_t d_end = x.end_after - x.end_before;
+    if (std::llabs(d_end) > std::llabs(m.d_end)) m.d_end = d_end;
+  }
+  std::vector<MovedInstr> out;
+  for (auto& [k, m] : by) out.push_back(std::move(m));
+  std::stable_sort(out.begin(), out.end(), [](const MovedInstr& a, const MovedInstr& b) {
+    if (std::llabs(a.d_busy) != std::llabs(b.d_busy)) return std::llabs(a.d_busy) > std::llabs(b.d_busy);
+    return std::llabs(a.d_end) > std::llabs(b.d_end);
+  });
+  return out;
 }
 
 }  // namespace otpu::regress

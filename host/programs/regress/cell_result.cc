@@ -84,6 +84,19 @@ std::string CellResultJson(const CellResult& r) {
   w.Double(r.efficiency);
   str("profile", r.profile);
   str("accepted", r.accepted);
+  w.Key("moved");  // [pc, name, source, runs, d_busy, d_end]
+  w.StartArray();
+  for (const MovedInstr& m : r.moved) {
+    w.StartArray();
+    w.Int64(m.pc);
+    w.String(m.name.c_str(), rapidjson::SizeType(m.name.size()));
+    w.String(m.source.c_str(), rapidjson::SizeType(m.source.size()));
+    w.Int64(m.runs);
+    w.Int64(m.d_busy);
+    w.Int64(m.d_end);
+    w.EndArray();
+  }
+  w.EndArray();
   str("tool_version", r.tool_version.empty() ? VersionString() : r.tool_version);
   w.Key("verdicts");
   w.StartArray();
@@ -131,6 +144,18 @@ StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string&
   // Optional: results written before cells recorded them have none.
   for (auto [key, out] : {std::pair{"started", &r.started}, std::pair{"hostname", &r.hostname}}) {
     if (doc.HasMember(key) && doc[key].IsString()) *out = doc[key].GetString();
+  }
+  // Optional: results written before the roll-up have no "moved".
+  if (doc.HasMember("moved")) {
+    if (!doc["moved"].IsArray()) return bad("moved: expected an array");
+    for (const rapidjson::Value& m : doc["moved"].GetArray()) {
+      if (!m.IsArray() || m.Size() != 6 || !m[0].IsInt64() || !m[1].IsString() || !m[2].IsString() ||
+          !m[3].IsInt64() || !m[4].IsInt64() || !m[5].IsInt64()) {
+        return bad("moved: expected [pc, name, source, runs, d_busy, d_end] rows");
+      }
+      r.moved.push_back({m[0].GetInt64(), m[1].GetString(), m[2].GetString(), m[3].GetInt64(),
+                         m[4].GetInt64(), m[5].GetInt64()});
+    }
   }
   // Results written before runs had ids have none: stale for any run that has one.
   if (doc.HasMember("run") && doc["run"].IsString()) r.run = doc["run"].GetString();

@@ -31,6 +31,18 @@ struct Verdict {
   double time_s = 0;
 };
 
+// One instruction of the program (a pc) whose timing differed from the baseline in a cell, its
+// dynamic runs taken together: what summary.md's roll-up counts across cells.
+struct MovedInstr {
+  int64_t pc = 0;
+  std::string name;    // "MM"
+  std::string source;  // "workloads/kernels/mlp.cc:131", or ""
+  int64_t runs = 0;    // dynamic runs of the pc that moved
+  int64_t d_busy = 0;  // their change of own cycles (end - start), summed
+  int64_t d_end = 0;   // the largest change of an end (by magnitude): how far it moved
+  bool operator==(const MovedInstr&) const = default;
+};
+
 struct CellResult {
   std::string id;
   int index = 0;
@@ -55,6 +67,9 @@ struct CellResult {
   double efficiency = -1;
   std::string profile;  // the kept profile (failing cells), relative to the output dir
   std::string accepted; // with --accept: what the baseline update changed ("" = nothing)
+  // Instructions whose timing differed from the baseline (performance failed, or was accepted
+  // with changes), by pc, most own cycles first; empty in results older than the field.
+  std::vector<MovedInstr> moved;
   std::vector<Verdict> verdicts;
   // The build that produced the result (otpu::VersionString()); "" in results older than it.
   std::string tool_version;

@@ -229,7 +229,7 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   // hw profile. The card's counters come from the board run.
   lens::Profile judged = *rec.rtl;
   judged.board = rec.hw.board;
-  r.verdicts.push_back(Performance(cell.id, judged, opts.accept, baseline, &r.accepted));
+  r.verdicts.push_back(Performance(cell.id, judged, opts.accept, baseline, &r.accepted, &r.moved));
   r.verdicts.back().time_s = SecondsSince(t_verdict);
 
   if (r.outcome() != Outcome::kPass || opts.keep_profile) {

@@ -1,3 +1,4 @@
+#include "host/programs/regress/stale_baselines.h"
 #include "host/programs/regress/local_runner.h"
 
 #include <fcntl.h>
@@ -369,6 +370,8 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
               index->passed() ? "PASSED" : "FAILED", index->count(Outcome::kPass),
               index->count(Outcome::kFail), index->count(Outcome::kError) + int(index->missing.size()),
               reused, index->wall_s, opts.out_dir.c_str());
+  // Matrices share the baselines directory: say which of the others this accept left behind.
+  if (opts.accept) std::fputs(StaleBaselinesText(FindStaleBaselines(m, index->cells, opts.baselines_dir)).c_str(), stdout);
   return ExitCodeOf(*index);
 }
 

@@ -174,6 +174,60 @@ TEST_F(OtpuRegressTest, OneDramLatencyChangeFailsPerformanceNamingInstructionsTh
   EXPECT_EQ(Run("m.json", {"--only", "/sim/s0$"}).code, 0);
 }
 
+// The reviewable loop (docs/regress.md "Baselines"): --accept names another matrix's cell it
+// left stale; a baseline one instruction off fails with that instruction in summary.md's
+// roll-up; accepting the real figures back changes exactly that instruction's line.
+TEST_F(OtpuRegressTest, AcceptNamesStaleCellsAndTheRollupAndDiffShowOnlyWhatMoved) {
+  Write("small.json", R"({"name": "small", "workloads": [
+    {"name": "mlp-small", "configs": ["sim"], "memories": ["axi"], "transports": ["sim"]}]})");
+  Write("big.json", R"({"name": "big", "workloads": [
+    {"name": "mlp-small", "configs": ["sim"], "memories": ["axi", "ideal"], "transports": ["sim"]}]})");
+  Result r = Run("small.json", {"--accept"});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("stale baselines: this --accept left other matrices' baselines behind:\n  " +
+                       (dir_ / "big.json").string() + ": 1 cell not run here"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("    mlp-small/sim/ideal/sim/s0\n    recheck: otpu-regress run " + (dir_ / "big.json").string() +
+                       " --only '^(mlp-small/sim/)' --accept\n"), std::string::npos) << r.out;
+  // m.json (the fixture's matrix) runs mlp-small on sim at 20% stalls: named too.
+  EXPECT_NE(r.out.find("mlp-small/sim/axi-stall20/sim/s0"), std::string::npos) << r.out;
+
+  // The baseline says pc 13's MM took one cycle less: performance fails, the roll-up names it.
+  const fs::path base = dir_ / "baselines" / "mlp-small.sim.axi.sim.s0.json";
+  const std::string accepted = Slurp(base);
+  std::string edited = accepted;
+  const size_t row = edited.find("\n[13,\"MM\",");
+  ASSERT_NE(row, std::string::npos) << accepted;
+  size_t field = row;  // the 7th field: the end, as the busy cycles after the start
+  for (int k = 0; k < 6; ++k) field = edited.find(',', field + 1);
+  const size_t next = edited.find(',', field + 1);
+  const long busy = std::stol(edited.substr(field + 1, next - field - 1));
+  edited.replace(field + 1, next - field - 1, std::to_string(busy - 1));
+  std::ofstream(base) << edited;
+  r = Run("small.json");
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  const std::string md = Slurp(dir_ / "out" / "summary.md");
+  EXPECT_NE(md.find("### Instructions that moved, across cells"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `mlp-small` | 13 | MM | `workloads/kernels/mlp.cc:"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 1 of 1 | 1 | +1 |"), std::string::npos) << md;
+  EXPECT_TRUE(std::regex_search(Slurp(dir_ / "out" / "cells" / "mlp-small.sim.axi.sim.s0.json"),
+                                std::regex(R"("moved": \[\s*\[\s*13,\s*"MM")")));
+
+  // Accepting the run's figures back: the baseline differs from the edited one in that line only.
+  r = Run("small.json", {"--accept"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  const std::string back = Slurp(base);
+  EXPECT_EQ(back, accepted);
+  size_t differing = 0;
+  for (size_t a = 0, b = 0; a < back.size() && b < edited.size();) {
+    const size_t ea = back.find('\n', a), eb = edited.find('\n', b);
+    if (back.compare(a, ea - a, edited, b, eb - b) != 0) ++differing;
+    if (ea == std::string::npos || eb == std::string::npos) break;
+    a = ea + 1;
+    b = eb + 1;
+  }
+  EXPECT_EQ(differing, 1u);
+}
+
 TEST_F(OtpuRegressTest, CorruptTraceRecordFailsParityNamingTheFirstDivergence) {
   Result r = Regress({"cell", (dir_ / "m.json").string(), "--id", "mlp-small/sim/axi/sim/s0",
                       "--out", (dir_ / "out").string(), "--accept", "--inject-trace-flip", "200:0"});

@@ -5,6 +5,8 @@
 #include <rapidjson/stringbuffer.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -377,6 +379,68 @@ std::string JUnitXml(const Index& index) {
   return x;
 }
 
+std::string MovedRollup(const Index& index, size_t max_rows) {
+  // Per instruction of a program (the id's workload with its options, and the pc): the cells it
+  // moved in, and per cell its change of own cycles and of its end.
+  struct Row {
+    std::string program, name, source;
+    int64_t pc = 0;
+    int cells = 0;
+    int64_t runs = 0;
+    int64_t busy_lo = INT64_MAX, busy_hi = INT64_MIN, end_lo = INT64_MAX, end_hi = INT64_MIN;
+  };
+  std::map<std::pair<std::string, int64_t>, Row> rows;
+  std::map<std::string, int> cells_of;  // program -> cells that differ
+  for (const CellResult& c : index.cells) {
+    if (c.moved.empty()) continue;
+    const std::string program = c.id.substr(0, c.id.find('/'));
+    ++cells_of[program];
+    for (const MovedInstr& m : c.moved) {
+      Row& r = rows[{program, m.pc}];
+      r.program = program;
+      r.pc = m.pc;
+      r.name = m.name;
+      if (r.source.empty()) r.source = m.source;
+      ++r.cells;
+      r.runs += m.runs;
+      r.busy_lo = std::min(r.busy_lo, m.d_busy);
+      r.busy_hi = std::max(r.busy_hi, m.d_busy);
+      r.end_lo = std::min(r.end_lo, m.d_end);
+      r.end_hi = std::max(r.end_hi, m.d_end);
+    }
+  }
+  if (rows.empty()) return "";
+  std::vector<Row> list;
+  for (auto& [k, r] : rows) list.push_back(r);
+  auto mag = [](const Row& r) { return std::max(std::llabs(r.busy_lo), std::llabs(r.busy_hi)); };
+  std::stable_sort(list.begin(), list.end(), [&](const Row& a, const Row& b) {
+    if (a.cells != b.cells) return a.cells > b.cells;
+    return mag(a) > mag(b);
+  });
+  auto range = [](int64_t lo, int64_t hi) {
+    return lo == hi ? StrFormat("%+lld", (long long)lo) : StrFormat("%+lld … %+lld", (long long)lo, (long long)hi);
+  };
+  int cells = 0;
+  for (const auto& [p, n] : cells_of) cells += n;
+  std::string md = StrFormat(
+      "\n### Instructions that moved, across cells\n\n"
+      "%d cell%s differ%s from %s baselines. Per instruction: the cells it moved in (of its workload's "
+      "cells that differ), its runs that moved, and per cell the change of its own cycles (end − start, "
+      "summed over its runs) and of its end (the run that moved farthest).\n\n"
+      "| workload | pc | instruction | source | cells | runs | Δ own cycles | Δ end |\n"
+      "|---|---:|---|---|---:|---:|---|---|\n",
+      cells, cells == 1 ? "" : "s", cells == 1 ? "s" : "", cells == 1 ? "its" : "their");
+  for (size_t i = 0; i < list.size() && i < max_rows; ++i) {
+    const Row& r = list[i];
+    md += StrFormat("| `%s` | %lld | %s | %s | %d of %d | %lld | %s | %s |\n", r.program.c_str(), (long long)r.pc,
+                    r.name.c_str(), r.source.empty() ? "" : ("`" + r.source + "`").c_str(), r.cells,
+                    cells_of[r.program], (long long)r.runs, range(r.busy_lo, r.busy_hi).c_str(),
+                    range(r.end_lo, r.end_hi).c_str());
+  }
+  if (list.size() > max_rows) md += StrFormat("\n… and %zu more instructions.\n", list.size() - max_rows);
+  return md;
+}
+
 std::string MarkdownSummary(const Index& index) {
   const int pass = index.count(Outcome::kPass), fail = index.count(Outcome::kFail),
             err = index.count(Outcome::kError);
@@ -442,6 +506,7 @@ std::string MarkdownSummary(const Index& index) {
       md += "\n";
     }
   }
+  md += MovedRollup(index);
   for (const CellResult& c : index.cells) {
     if (c.accepted.empty()) continue;
     md += "\n### Baseline of `" + c.id + "` accepted\n\n```\n" + c.accepted +

@@ -57,6 +57,10 @@ std::string XmlText(const std::string& s);
 
 std::string JUnitXml(const Index& index);
 std::string MarkdownSummary(const Index& index);
+// summary.md's roll-up across the cells whose performance differed (CellResult::moved): per
+// instruction of a workload (its pc), in how many cells it moved and by how much, most cells
+// first; the first `max_rows`. "" when no cell moved.
+std::string MovedRollup(const Index& index, size_t max_rows = 30);
 
 // Writes DIR/index.json, DIR/junit.xml and DIR/summary.md (each atomically).
 Status WriteReports(const std::string& dir, const Index& index);

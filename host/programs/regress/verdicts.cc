@@ -100,7 +100,8 @@ Verdict Parity(const lens::Profile& rtl, const lens::Profile& hw, int bucket_cyc
 }
 
 Verdict Performance(const std::string& id, const lens::Profile& judged, bool accept,
-                    const std::string& path, std::string* accepted) {
+                    const std::string& path, std::string* accepted,
+                    std::vector<MovedInstr>* moved) {
   Verdict v{"performance", Outcome::kPass, "", ""};
   const std::string want = BaselineJson(id, judged);
   if (accept) {
@@ -136,6 +137,7 @@ Verdict Performance(const std::string& id, const lens::Profile& judged, bool acc
                           (long long)judged.cycles, 100 * judged.roofline.efficiency, judged.instrs.size());
     return v;
   }
+  if (moved) *moved = MovedByPc(d);
   std::string summary = StrFormat("cycles %lld -> %lld", (long long)base->cycles, (long long)judged.cycles);
   if (d.instrs_changed) summary += StrFormat(", %lld instructions moved", (long long)d.instrs_changed);
   if (!d.instrs.empty()) {

@@ -12,6 +12,7 @@
 #define OTPU_HOST_PROGRAMS_REGRESS_VERDICTS_H_
 
 #include <string>
+#include <vector>
 
 #include "base/sparse_memory.h"
 #include "host/programs/regress/cell_result.h"
@@ -30,9 +31,11 @@ Verdict Correctness(const workloads::WorkloadRun& run, const SparseMemory& isa_d
 Verdict Parity(const lens::Profile& rtl, const lens::Profile& hw, int bucket_cycles);
 
 // Performance: `judged` against the baseline at `path` for cell `id`. With `accept`, a
-// missing or differing baseline is (re)written and what changed goes to `*accepted`.
+// missing or differing baseline is (re)written and what changed goes to `*accepted`. The
+// instructions that moved, by pc, go to `*moved` (when given) whenever the figures differ.
 Verdict Performance(const std::string& id, const lens::Profile& judged, bool accept,
-                    const std::string& path, std::string* accepted);
+                    const std::string& path, std::string* accepted,
+                    std::vector<MovedInstr>* moved = nullptr);
 
 }  // namespace otpu::regress
 

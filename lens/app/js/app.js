@@ -264,9 +264,9 @@ const keyHelp = {
     if (!this.el) {
       this.el = h('div', { id: 'key-help', role: 'dialog', 'aria-label': 'Keyboard shortcuts', hidden: true, onclick: (e) => { if (e.target === this.el) this.toggle(false); } },
         h('div', { class: 'kh-box' }, h('h2', {}, 'Keyboard'),
-          h('table', { class: 'plain', id: 'key-help-table' }, h('tr', {}, h('th', { class: 'l' }, 'where'), h('th', { class: 'l' }, 'key'), h('th', { class: 'l' }, 'action')),
+          exportable(h('table', { class: 'plain', id: 'key-help-table' }, h('tr', {}, h('th', { class: 'l' }, 'where'), h('th', { class: 'l' }, 'key'), h('th', { class: 'l' }, 'action')),
             kKeyHelp.map(([where, keys, what]) => h('tr', {}, h('td', { class: 'l' }, where),
-              h('td', { class: 'l' }, keys.split(/(, | )/).map((k) => (k === ' ' || k === ', ' ? k : h('kbd', {}, k)))), h('td', { class: 'l' }, what)))),
+              h('td', { class: 'l' }, keys.split(/(, | )/).map((k) => (k === ' ' || k === ', ' ? k : h('kbd', {}, k)))), h('td', { class: 'l' }, what)))), 'keys'),
           h('p', { class: 'muted' }, 'Mouse: timeline wheel zooms, drag pans, shift-drag selects, double-click shows the whole run, click pins; tables sort by a click on a header.'),
           h('button', { onclick: () => this.toggle(false) }, 'Close')));
       document.body.append(this.el);
@@ -374,7 +374,7 @@ if (typeof document === 'undefined') {
   workerMain();
 } else {
   // For the browser test: the app's state, the analysis it shares with `lens summary`, and the parser.
-  window.lens = { app, keyHelp, kKeyHelp, filterInstrs, compare, compareOf, depsOf, hashState, flushHash: () => writeHash(true), summary: (pi) => summaryOf(modelOf(pi || 0)), setHash,
+  window.lens = { app, exportState, parseCsv, keyHelp, kKeyHelp, filterInstrs, compare, compareOf, depsOf, hashState, flushHash: () => writeHash(true), summary: (pi) => summaryOf(modelOf(pi || 0)), setHash,
     parse: (text, name) => parseProfileJson(new TextEncoder().encode(text), name || 'test.json') };
   main().catch((e) => { showError(e); document.body.dataset.ready = 'error'; });
 }

@@ -221,10 +221,10 @@ function compareSection(m, c) {
     h('p', { class: 'muted' }, 'Baseline: ' + compare.name + ', profile "' + b.name + '" (' + b.kind + '). ' +
       fmtInt(c.matched) + ' instructions matched by pc and order, ' + fmtInt(c.onlyNew) + ' only in this run, ' +
       fmtInt(c.onlyBase) + ' only in the baseline; ' + fmtInt(c.changed) + ' matched instructions changed (timing or unit counters).'),
-    h('table', { class: 'plain', id: 'compare-table' },
-      h('tr', {}, h('th', { class: 'l' }, ''), h('th', {}, 'baseline'), h('th', {}, 'this run'), h('th', {}, 'Δ')), rows));
+    exportable(h('table', { class: 'plain', id: 'compare-table' },
+      h('tr', {}, h('th', { class: 'l' }, 'figure'), h('th', {}, 'baseline'), h('th', {}, 'this run'), h('th', {}, 'Δ')), rows), 'compare'));
   if (c.top.length) {
-    out.append(h('h3', {}, 'Instructions that moved most'), h('table', { class: 'plain', id: 'compare-top' },
+    out.append(h('h3', {}, 'Instructions that moved most'), exportable(h('table', { class: 'plain', id: 'compare-top' },
       h('tr', {}, h('th', {}, '#'), h('th', {}, 'pc'), h('th', { class: 'l' }, 'name'), h('th', {}, 'busy before'), h('th', {}, 'busy now'),
         h('th', {}, 'Δ busy'), h('th', {}, 'Δ start'), h('th', {}, 'Δ end'), h('th', { class: 'l' }, 'source')),
       c.top.map((i) => {
@@ -234,7 +234,7 @@ function compareSection(m, c) {
           h('td', {}, fmtInt(b.e[j] - b.s[j])), h('td', {}, fmtInt(m.e[i] - m.s[i])),
           deltaCell(deltaOf(c, i, 'busy')), deltaCell(deltaOf(c, i, 'start')), deltaCell(deltaOf(c, i, 'end')),
           h('td', { class: 'l' }, src ? src.file.split('/').pop() + ':' + src.line : ''));
-      })));
+      })), 'moved-most'));
   }
   return out;
 }

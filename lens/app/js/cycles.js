@@ -19,11 +19,11 @@ const CyclesView = {
       // Counters only: port B's busy cycles are known, the causes of its idle ones are not.
       const busy = Math.min(m.cycles, m.portTransfers.b);
       el.append(noTraceNote(m, 'Its idle port-B cycles cannot be given to causes without counter windows or instructions.'));
-      el.append(h('table', { class: 'plain', id: 'cycles-table', style: { maxWidth: '980px' } },
+      el.append(exportable(h('table', { class: 'plain', id: 'cycles-table', style: { maxWidth: '980px' } },
         h('tr', {}, h('th', { class: 'l' }, 'port B'), h('th', {}, 'cycles'), h('th', {}, 'share'), h('th', { class: 'l' }, 'from')),
         h('tr', {}, h('td', { class: 'l' }, 'streaming'), h('td', {}, fmtInt(busy)), h('td', {}, fmtPct(busy / Math.max(1, m.cycles))), h('td', { class: 'l muted' }, 'the card\'s port-B transfer counters (B_RD + B_WR)')),
         h('tr', {}, h('td', { class: 'l' }, 'idle, cause not recorded'), h('td', {}, fmtInt(m.cycles - busy)), h('td', {}, fmtPct((m.cycles - busy) / Math.max(1, m.cycles))), h('td', { class: 'l muted' }, 'no trace')),
-        h('tr', {}, h('th', { class: 'l' }, 'total'), h('th', {}, fmtInt(m.cycles)), h('th', {}, '100%'), h('th', {}))));
+        h('tr', {}, h('th', { class: 'l' }, 'total'), h('th', {}, fmtInt(m.cycles)), h('th', {}, '100%'), h('th', {}))), 'cycles'));
       this.canvas = null;
       return;
     }
@@ -48,7 +48,7 @@ const CyclesView = {
       el.append(bar);
     }
     el.append(h('div', { class: 'legend' }, kCauses.map((k) => h('span', {}, h('span', { class: 'swatch', style: { background: k.color } }), k.label))));
-    el.append(h('table', { class: 'plain', id: 'cycles-table', style: { maxWidth: '1180px' } },
+    el.append(exportable(h('table', { class: 'plain', id: 'cycles-table', style: { maxWidth: '1180px' } },
       h('tr', {}, h('th', { class: 'l' }, 'port B'), h('th', {}, 'cycles'), h('th', {}, 'share'),
         bt ? [h('th', {}, 'baseline'), h('th', {}, 'Δ cycles')] : null, h('th', { class: 'l' }, 'meaning')),
       kCauses.map((k) => h('tr', { 'data-cause': k.key },
@@ -59,7 +59,7 @@ const CyclesView = {
       h('tr', {}, h('th', { class: 'l' }, 'total'), h('th', {}, fmtInt(m.attr.all)), h('th', {}, '100%'),
         bt ? [h('th', {}, fmtInt(cmp.b.attr.all)), deltaCell(m.attr.all - cmp.b.attr.all)] : null, h('th', {})),
       partial ? h('tr', { class: 'untraced' }, h('td', { class: 'l' }, 'not traced'), h('td', {}, fmtInt(m.cycles - m.attr.all)), h('td', {}, '–'),
-        bt ? [h('td', {}), h('td', {})] : null, h('td', { class: 'l muted' }, 'cycles the trace does not cover: not split into causes')) : null));
+        bt ? [h('td', {}), h('td', {})] : null, h('td', { class: 'l muted' }, 'cycles the trace does not cover: not split into causes')) : null), 'cycles'));
     el.append(h('h3', {}, 'Over time'),
       h('p', { class: 'muted' }, 'Share of each window\'s cycles by cause. Click to open the timeline at that cycle.'));
     this.canvas = h('canvas', { id: 'cycles-canvas' });

@@ -61,9 +61,9 @@ const OverviewView = {
         h('td', {}, fmtPct(frac)),
         h('td', { title: 'cycles frozen by the TMEM arbiter' }, fmtInt(m.lose[u])));
     });
-    return h('table', { class: 'plain' },
+    return exportable(h('table', { class: 'plain', id: 'unit-table' },
       h('tr', {}, h('th', { class: 'l' }, 'unit'), h('th', {}, 'busy cycles'), h('th', { class: 'l' }, 'utilisation'), h('th', {}, ''), h('th', {}, 'TMEM losses')),
-      rows);
+      rows), 'units');
   },
   card(m) {
     const rows = [];
@@ -76,7 +76,8 @@ const OverviewView = {
       const entries = Array.isArray(m.board) ? m.board.map((c) => [c.name, c.value]) : Object.entries(m.board);
       for (const [k, v] of entries) rows.push([k, fmtInt(v)]);
     }
-    return h('table', { class: 'plain' }, rows.map(([k, v]) => h('tr', {}, h('td', { class: 'l' }, k), h('td', {}, v))));
+    return exportable(h('table', { class: 'plain', id: 'card-table' }, h('tr', {}, h('th', { class: 'l' }, 'counter'), h('th', {}, 'value')),
+      rows.map(([k, v]) => h('tr', {}, h('td', { class: 'l' }, k), h('td', {}, v)))), 'card-counters');
   },
   classes(m, params) {
     const D = m.cfg.D;
@@ -110,7 +111,7 @@ const OverviewView = {
         h('td', {}, fmtInt(m.exclIdle)), h('td', {}, fmtPct(m.exclIdle / Math.max(1, m.cycles))), cols.slice(5).map(() => h('td', {}))),
       h('tr', {}, h('th', { class: 'l' }, 'total'), h('th', {}), h('th', {}, fmtInt(m.n)),
         h('th', {}, fmtInt(m.classes.reduce((a, c) => a + c.excl, 0) + m.exclIdle)), h('th', {}, '100%'), cols.slice(5).map(() => h('th', {}))));
-    return h('div', { style: { overflowX: 'auto' } }, table);
+    return h('div', { style: { overflowX: 'auto' } }, exportable(table, 'classes'));
   },
 };
 

@@ -92,6 +92,7 @@ async function selftestProfile(pi, check, res) {
     textOk(v.el, at + ' ' + v.key, check);
     // A counters-only profile: every view that needs a trace says so instead of an empty frame.
     if (v.needsTrace && !m.hasTrace) check(v.noTraceEl.textContent.includes('No trace in this profile'), at + ' ' + v.key, 'does not say the profile has no trace');
+    selftestExports(v.el, at + ' ' + v.key, check);
   }
   const parts = [['overview', selftestOverview], ['program', selftestProgram]];
   if (m.hasTrace) parts.push(['timeline', selftestTimeline], ['timeline tools', selftestTimelineTools], ['floorplan', selftestFloorplan], ['tables', selftestTables]);
@@ -361,6 +362,17 @@ async function selftestTimelineTools(m, at, check, pi) {
     check(Math.abs(excl - (t.b - t.a)) < 1e-6, where, 'selection exclusive cycles add to ' + excl + ', not ' + (t.b - t.a));
     check(Array.from(t.unitBusy).every((v) => v <= t.b - t.a + 1e-6), where, 'a unit is busier than the selection');
     check(!byId('timeline-selection').hidden && byId('selection-classes').querySelectorAll('tr').length === t.classes.length + 2, where, 'the selection panel does not list its classes');
+    // Its instructions export: exactly those overlapping the selection (by their effective times).
+    let over = 0;
+    for (let i = 0; i < m.n; ++i) if (m.s[i] < t.b && m.e[i] > t.a && m.e[i] > m.s[i]) over++;
+    const btn = byId('timeline-selection').querySelector('.toolbar .export-copy');
+    if (check(btn, where, 'the selection has no export buttons')) {
+      const before = exportState.count;
+      btn.click();
+      const last = exportState.last;
+      check(exportState.count === before + 1 && last.rows === over && last.text.split('\n').length === over + 2, where,
+        'the selection exported ' + (last && last.rows) + ' instructions, ' + over + ' overlap it');
+    }
     // The whole run selected: the same exclusive cycles as the tables.
     const all = selectionTotals(m, 0, m.cycles);
     check(Math.abs(all.idle - m.exclIdle) < 1e-6, where, 'the whole run selected has ' + all.idle + ' idle cycles, the tables ' + m.exclIdle);
@@ -590,6 +602,33 @@ async function selftestFloorplan(m, at, check, pi) {
   check(m.cycles < 2 || F.t > 0, where, 'play did not advance the cycle');
 }
 
+// Every table of a view exports (CSV and Copy): an HTML table's CSV has its rows and cells as
+// shown (numbers plain) and reads back field for field; a virtualised table's has every row of
+// its filter (not only those drawn).
+function selftestExports(el, where, check) {
+  for (const t of el.querySelectorAll('table.plain')) {
+    const name = where + ' table ' + (t.id || t.className);
+    if (!check(t.querySelector(':scope > caption .export-csv') && t.querySelector(':scope > caption .export-copy'), name, 'has no CSV / Copy buttons')) continue;
+    const d = htmlTableData(t), back = parseCsv(delimited(d, 'csv'));
+    check(d.rows.length === t.rows.length - 1 && back.length === t.rows.length, name, 'exports ' + d.rows.length + ' rows of ' + (t.rows.length - 1));
+    let same = true;
+    for (let r = 0; r < t.rows.length && same; ++r) {
+      const cells = Array.from(t.rows[r].cells);
+      for (let k = 0; k < cells.length && same; ++k) {
+        const shown = cells[k].textContent.replace(/\s*[▲▼]$/, '').trim(), got = back[r][k];
+        if (got !== plainValue(shown) || (shown !== '–' && got.replace(/[,−-]/g, '') !== shown.replace(/[,−-]/g, ''))) {
+          same = false;
+          check(false, name, 'row ' + r + ' cell ' + k + ' shows "' + shown + '" but exports "' + got + '"');
+        }
+      }
+    }
+    check(!kBadText.test(delimited(d, 'csv')), name, 'exports NaN, undefined or an object');
+  }
+  for (const vt of el.querySelectorAll('.vt')) {
+    check(vt.previousElementSibling && vt.previousElementSibling.querySelector('.export-csv'), where + ' ' + vt.id, 'has no CSV / Copy buttons');
+  }
+}
+
 async function selftestTables(m, at, check, pi) {
   const I = InstructionsView, where = at + ' instructions';
   await show({ profile: pi, view: 'instructions', filter: null });
@@ -626,6 +665,20 @@ async function selftestTables(m, at, check, pi) {
   await show({ view: 'instructions', filter: 'unit:' + m.units[mxu] });
   check(I.table.rows.length === count, where, 'unit filter kept ' + I.table.rows.length + ' of ' + count);
   check(I.table.rows.every((i) => m.unit[i] === mxu), where, 'unit filter kept other units');
+  // The export is every row of the filter, in the table's order, with the profile's own values.
+  if (m.n <= 200000) {
+    const x = I.table.exportData(), col = (label) => x.header.indexOf(label);
+    check(x.rows.length === count, where, 'the CSV of unit:' + m.units[mxu] + ' has ' + x.rows.length + ' rows, not ' + count);
+    let bad = 0;
+    x.rows.forEach((r, k) => {
+      const i = I.table.rows[k], ev = (a) => (a[i] >= 0 ? a[i] : '');
+      if (r[col('#')] !== m.idx[i] || r[col('unit')] !== m.units[mxu] || r[col('start')] !== ev(m.start) || r[col('end')] !== ev(m.end) ||
+          r[col('dispatch')] !== ev(m.dispatch) || r[col('port B')] !== m.portB[i]) bad++;
+    });
+    check(bad === 0, where, bad + ' exported rows differ from their instructions');
+    const back = parseCsv(delimited(x, 'csv'));
+    check(back.length === count + 1 && (count === 0 || back[1][col('#')] === String(x.rows[0][col('#')])), where, 'the CSV does not read back');
+  }
   await show({ view: 'instructions', filter: null });
   I.filter.value = '';
   I.applyFilter(true);

@@ -9,7 +9,8 @@ const kPositionColumns = new Set(['#', 'pc', 'slice', 'dispatch', 'start', 'end'
 
 class VirtualTable {
   // columns: [{label, width, right, text(i), key(i)}]; rows: model indices shown, in order.
-  constructor(parent, id, columns, onClick) {
+  // `what` names the table in its export (CSV and Copy of every row, in the current order).
+  constructor(parent, id, columns, onClick, what) {
     // Wide enough for the label and the sort arrow: a cut header ("wait dep (su") says nothing.
     const ctx = textMeasure('600 13px system-ui, sans-serif');
     for (const c of columns) {
@@ -31,7 +32,8 @@ class VirtualTable {
     // A fixed height from the start: an unsized body would grow to the spacer and render every row.
     this.body = h('div', { class: 'vb', style: { height: '400px' } }, this.spacer);
     this.el = h('div', { class: 'vt', id }, this.head, this.body);
-    parent.append(this.el);
+    this.tools = h('div', { class: 'vt-tools' }, exportButtons(what || id, () => this.exportData()));
+    parent.append(this.tools, this.el);
     this.pool = [];
     this.body.addEventListener('scroll', () => this.paint());
     window.addEventListener('resize', () => this.paint());
@@ -87,6 +89,8 @@ class VirtualTable {
       this.columns.forEach((c, q) => { row.children[q].textContent = c.text(i); });
     });
   }
+  // Every row of the current filter and order, each column's exact value (for the export).
+  exportData() { return columnData(this.columns, this.rows); }
   // Rendered rows as text (for the self-test).
   renderedRows() {
     return this.pool.filter((r) => r.style.display !== 'none' && r.dataset.i !== undefined).map((r) => +r.dataset.i);
@@ -114,31 +118,7 @@ const InstructionsView = {
       this.m = m;
       this.cmp = cmp;
       this.host.innerHTML = '';
-      const src = (i) => { const s = m.sources[m.source[i]]; return s ? s.file.split('/').pop() + ':' + s.line : ''; };
-      const t = (a) => (i) => (a[i] >= 0 ? fmtInt(a[i]) : '–');
-      this.table = new VirtualTable(this.host, 'instr-table', [
-        { label: '#', width: 80, right: true, text: (i) => fmtInt(m.idx[i]), key: (i) => m.idx[i] },
-        { label: 'pc', width: 56, right: true, text: (i) => m.pc[i], key: (i) => m.pc[i] },
-        { label: 'unit', width: 64, text: (i) => m.units[m.unit[i]], key: (i) => m.unit[i] },
-        { label: 'name', width: 100, mono: true, text: (i) => m.names[m.nameId[i]], key: nameRank(m) },
-        { label: 'detail', width: 240, flex: true, mono: true, text: (i) => detailOf(m, i) },
-        { label: 'dispatch', width: 86, right: true, text: t(m.dispatch), key: (i) => m.dispatch[i] },
-        { label: 'start', width: 86, right: true, text: t(m.start), key: (i) => m.start[i] },
-        { label: 'end', width: 86, right: true, text: t(m.end), key: (i) => m.end[i] },
-        { label: 'busy', width: 72, right: true, text: (i) => fmtInt(m.e[i] - m.s[i]), key: (i) => m.e[i] - m.s[i] },
-        { label: 'work', width: 64, right: true, text: (i) => fmtInt(m.work[i]), key: (i) => m.work[i] },
-        { label: 'wait dep', width: 76, right: true, text: (i) => fmtInt(m.rs[i] - m.ds[i]), key: (i) => m.rs[i] - m.ds[i] },
-        { label: 'wait unit', width: 76, right: true, text: (i) => fmtInt(m.s[i] - m.rs[i]), key: (i) => m.s[i] - m.rs[i] },
-        { label: 'port B', width: 70, right: true, text: (i) => fmtInt(m.portB[i]), key: (i) => m.portB[i] },
-        { label: 'port A', width: 70, right: true, text: (i) => fmtInt(m.portA[i]), key: (i) => m.portA[i] },
-        { label: 'exclusive', width: 78, right: true, text: (i) => fmtInt(m.excl[i]), key: (i) => m.excl[i] },
-        { label: 'source', width: 130, text: src, key: (i) => m.source[i] },
-      ].concat(cmp ? [
-        // The compare view: this run minus the baseline's matched instance (pc and order).
-        { label: 'Δ start', width: 78, right: true, delta: true, text: (i) => fmtDelta(deltaOf(cmp, i, 'start')), key: (i) => nanLow(deltaOf(cmp, i, 'start')) },
-        { label: 'Δ end', width: 78, right: true, delta: true, text: (i) => fmtDelta(deltaOf(cmp, i, 'end')), key: (i) => nanLow(deltaOf(cmp, i, 'end')) },
-        { label: 'Δ busy', width: 74, right: true, delta: true, text: (i) => fmtDelta(deltaOf(cmp, i, 'busy')), key: (i) => nanLow(deltaOf(cmp, i, 'busy')) },
-      ] : []), (i) => setHash({ view: 'timeline', pin: m.idx[i], t: m.s[i] }, true));
+      this.table = new VirtualTable(this.host, 'instr-table', instrColumns(m, cmp), (i) => setHash({ view: 'timeline', pin: m.idx[i], t: m.s[i] }, true), 'instructions');
       this.filter.value = params.filter || '';
       this.applyFilter(true);
     }
@@ -161,6 +141,38 @@ const InstructionsView = {
     if (!quiet) setHash({ filter: this.filter.value || null }, false, false);
   },
 };
+
+// The Instructions table's columns (also what the timeline's selection exports). `value` is a
+// column's exact export value: raw cycles (empty when the event did not happen), not text.
+function instrColumns(m, cmp) {
+  const src = (i) => { const s = m.sources[m.source[i]]; return s ? s.file.split('/').pop() + ':' + s.line : ''; };
+  const t = (a) => (i) => (a[i] >= 0 ? fmtInt(a[i]) : '–');
+  const v = (a) => (i) => (a[i] >= 0 ? a[i] : '');
+  const d = (key) => (i) => { const x = deltaOf(cmp, i, key); return Number.isFinite(x) ? x : ''; };
+  return [
+    { label: '#', width: 80, right: true, text: (i) => fmtInt(m.idx[i]), key: (i) => m.idx[i], value: (i) => m.idx[i] },
+    { label: 'pc', width: 56, right: true, text: (i) => m.pc[i], key: (i) => m.pc[i], value: (i) => m.pc[i] },
+    { label: 'unit', width: 64, text: (i) => m.units[m.unit[i]], key: (i) => m.unit[i], value: (i) => m.units[m.unit[i]] },
+    { label: 'name', width: 100, mono: true, text: (i) => m.names[m.nameId[i]], key: nameRank(m), value: (i) => m.names[m.nameId[i]] },
+    { label: 'detail', width: 240, flex: true, mono: true, text: (i) => detailOf(m, i), value: (i) => detailOf(m, i) },
+    { label: 'dispatch', width: 86, right: true, text: t(m.dispatch), key: (i) => m.dispatch[i], value: v(m.dispatch) },
+    { label: 'start', width: 86, right: true, text: t(m.start), key: (i) => m.start[i], value: v(m.start) },
+    { label: 'end', width: 86, right: true, text: t(m.end), key: (i) => m.end[i], value: v(m.end) },
+    { label: 'busy', width: 72, right: true, text: (i) => fmtInt(m.e[i] - m.s[i]), key: (i) => m.e[i] - m.s[i], value: (i) => m.e[i] - m.s[i] },
+    { label: 'work', width: 64, right: true, text: (i) => fmtInt(m.work[i]), key: (i) => m.work[i], value: (i) => m.work[i] },
+    { label: 'wait dep', width: 76, right: true, text: (i) => fmtInt(m.rs[i] - m.ds[i]), key: (i) => m.rs[i] - m.ds[i], value: (i) => m.rs[i] - m.ds[i] },
+    { label: 'wait unit', width: 76, right: true, text: (i) => fmtInt(m.s[i] - m.rs[i]), key: (i) => m.s[i] - m.rs[i], value: (i) => m.s[i] - m.rs[i] },
+    { label: 'port B', width: 70, right: true, text: (i) => fmtInt(m.portB[i]), key: (i) => m.portB[i], value: (i) => m.portB[i] },
+    { label: 'port A', width: 70, right: true, text: (i) => fmtInt(m.portA[i]), key: (i) => m.portA[i], value: (i) => m.portA[i] },
+    { label: 'exclusive', width: 78, right: true, text: (i) => fmtInt(m.excl[i]), key: (i) => m.excl[i], value: (i) => m.excl[i] },
+    { label: 'source', width: 130, text: src, key: (i) => m.source[i], value: src },
+  ].concat(cmp ? [
+    // The compare view: this run minus the baseline's matched instance (pc and order).
+    { label: 'Δ start', width: 78, right: true, delta: true, text: (i) => fmtDelta(deltaOf(cmp, i, 'start')), key: (i) => nanLow(deltaOf(cmp, i, 'start')), value: d('start') },
+    { label: 'Δ end', width: 78, right: true, delta: true, text: (i) => fmtDelta(deltaOf(cmp, i, 'end')), key: (i) => nanLow(deltaOf(cmp, i, 'end')), value: d('end') },
+    { label: 'Δ busy', width: 74, right: true, delta: true, text: (i) => fmtDelta(deltaOf(cmp, i, 'busy')), key: (i) => nanLow(deltaOf(cmp, i, 'busy')), value: d('busy') },
+  ] : []);
+}
 
 // NaN (no match) sorts below every delta.
 function nanLow(v) { return Number.isFinite(v) ? v : -1e15; }
@@ -263,7 +275,7 @@ const SourceView = {
       { label: 'wait unit (sum)', width: 108, right: true, text: (k) => fmtInt(rows[k].waitUnit), key: (k) => rows[k].waitUnit },
       { label: 'port B', width: 76, right: true, text: (k) => fmtInt(rows[k].portB), key: (k) => rows[k].portB },
       { label: 'port A', width: 76, right: true, text: (k) => fmtInt(rows[k].portA), key: (k) => rows[k].portA },
-    ], (k) => { if (rows[k].id >= -1) setHash({ view: 'instructions', filter: 'src:' + rows[k].id }, true); });
+    ], (k) => { if (rows[k].id >= -1) setHash({ view: 'instructions', filter: 'src:' + rows[k].id }, true); }, 'source');
     this.table.setHeight(Math.min(rows.length * kRowH + 4, Math.max(200, window.innerHeight - 260)));
     this.table.setRows(new Uint32Array(rows.length).map((_, k) => k));
     this.table.sortBy(4);
@@ -313,7 +325,8 @@ const SourceView = {
           trs.push(lineRow(id));
         }
       }
-      this.listing.append(h('h4', { class: 'mono' }, file), h('table', { class: 'listing plain' }, trs));
+      this.listing.append(h('h4', { class: 'mono' }, file), exportable(h('table', { class: 'listing plain' },
+        h('tr', { class: 'listing-head' }, h('th', {}, ''), h('th', {}, 'exclusive'), h('th', {}, 'line'), h('th', { class: 'l' }, 'text')), trs), 'code-' + file.split('/').pop()));
     }
   },
 };
@@ -361,7 +374,7 @@ const ProgramView = {
       { label: 'share', width: 64, right: true, text: (k) => (st(k) ? fmtPct(st(k).excl / Math.max(1, m.cycles)) : '–'), key: (k) => (st(k) ? st(k).excl : 0) },
       { label: 'busy (sum)', width: 92, right: true, text: (k) => (st(k) ? fmtInt(st(k).busy) : '–'), key: (k) => (st(k) ? st(k).busy : 0) },
       { label: 'source', width: 130, text: src, key: (k) => rows[k].source },
-    ], (k) => { if (!rows[k].idle && m.hasTrace) setHash({ view: 'instructions', filter: 'pc:' + rows[k].pc }, true); });
+    ], (k) => { if (!rows[k].idle && m.hasTrace) setHash({ view: 'instructions', filter: 'pc:' + rows[k].pc }, true); }, 'program');
     this.table.setHeight(Math.min(rows.length * kRowH + 4, Math.max(200, window.innerHeight - 220)));
     this.table.setRows(new Uint32Array(rows.length).map((_, k) => k));
   },

@@ -490,13 +490,16 @@ const TimelineView = {
     const span = t.b - t.a;
     el.append(h('div', { class: 'toolbar' }, h('b', {}, 'Selection: cycles ' + fmtInt(t.a) + ' – ' + fmtInt(t.b) + ' (' + fmtInt(span) + ' cycles, ' + fmtTime(span, m.clock) + ')'),
       h('button', { onclick: () => setHash({ range: Math.round(t.a) + '-' + Math.round(t.b) }) }, 'Zoom to selection'),
-      h('button', { onclick: () => setHash({ sel: null }) }, 'Clear')));
+      h('button', { onclick: () => setHash({ sel: null }) }, 'Clear'),
+      // The instructions overlapping the selection, with the Instructions table's columns.
+      h('span', { class: 'muted', style: { marginLeft: '12px' } }, fmtInt(t.over.length) + ' instructions overlap it:'),
+      exportButtons('cycles-' + Math.round(t.a) + '-' + Math.round(t.b) + '-instructions', () => columnData(instrColumns(m, compareOf(m)), t.over))));
     el.append(h('div', { class: 'grid2' },
-      h('table', { class: 'plain', id: 'selection-units' }, h('tr', {}, h('th', { class: 'l' }, 'unit'), h('th', {}, 'busy cycles'), h('th', {}, 'share')),
-        m.units.map((name, u) => (t.unitBusy[u] || m.lanes[u].length ? h('tr', {}, h('td', { class: 'l' }, name), h('td', {}, fmtInt(t.unitBusy[u])), h('td', {}, fmtPct(t.unitBusy[u] / Math.max(1, span)))) : null))),
-      h('table', { class: 'plain', id: 'selection-classes' }, h('tr', {}, h('th', { class: 'l' }, 'class'), h('th', {}, 'instructions'), h('th', {}, 'cycles in it (sum)'), h('th', {}, 'exclusive'), h('th', {}, 'share')),
+      exportable(h('table', { class: 'plain', id: 'selection-units' }, h('tr', {}, h('th', { class: 'l' }, 'unit'), h('th', {}, 'busy cycles'), h('th', {}, 'share')),
+        m.units.map((name, u) => (t.unitBusy[u] || m.lanes[u].length ? h('tr', {}, h('td', { class: 'l' }, name), h('td', {}, fmtInt(t.unitBusy[u])), h('td', {}, fmtPct(t.unitBusy[u] / Math.max(1, span)))) : null))), 'selection-units'),
+      exportable(h('table', { class: 'plain', id: 'selection-classes' }, h('tr', {}, h('th', { class: 'l' }, 'class'), h('th', {}, 'instructions'), h('th', {}, 'cycles in it (sum)'), h('th', {}, 'exclusive'), h('th', {}, 'share')),
         t.classes.map((c) => h('tr', {}, h('td', { class: 'l mono' }, c.name), h('td', {}, fmtInt(c.count)), h('td', {}, fmtInt(c.busy)), h('td', {}, fmtInt(c.excl)), h('td', {}, fmtPct(c.excl / Math.max(1, span))))),
-        h('tr', {}, h('td', { class: 'l' }, '(nothing in flight)'), h('td', {}), h('td', {}), h('td', {}, fmtInt(t.idle)), h('td', {}, fmtPct(t.idle / Math.max(1, span)))))));
+        h('tr', {}, h('td', { class: 'l' }, '(nothing in flight)'), h('td', {}), h('td', {}), h('td', {}, fmtInt(t.idle)), h('td', {}, fmtPct(t.idle / Math.max(1, span))))), 'selection-classes')));
   },
   renderPin() {
     const m = this.m, i = this.pin, el = this.pinPanel;
@@ -578,5 +581,5 @@ function selectionTotals(m, a, b) {
     t = next;
   }
   const classes = Array.from(cls.values()).sort((x, y) => y.excl - x.excl || y.busy - x.busy);
-  return { a, b, unitBusy, classes, idle, count: over.length };
+  return { a, b, unitBusy, classes, idle, count: over.length, over };
 }

@@ -85,6 +85,13 @@ std::string CellResultJson(const CellResult& r) {
   str("profile", r.profile);
   str("accepted", r.accepted);
   str("tool_version", r.tool_version.empty() ? VersionString() : r.tool_version);
+  if (!r.waves.empty()) str("waves", r.waves);
+  if (r.has_coverage) {
+    w.Key("coverage");
+    w.StartArray();
+    for (const std::string& b : r.coverage) w.String(b.c_str(), rapidjson::SizeType(b.size()));
+    w.EndArray();
+  }
   w.Key("verdicts");
   w.StartArray();
   for (const Verdict& v : r.verdicts) {
@@ -131,6 +138,16 @@ StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string&
   // Optional: results written before cells recorded them have none.
   for (auto [key, out] : {std::pair{"started", &r.started}, std::pair{"hostname", &r.hostname}}) {
     if (doc.HasMember(key) && doc[key].IsString()) *out = doc[key].GetString();
+  }
+  if (doc.HasMember("waves") && doc["waves"].IsString()) r.waves = doc["waves"].GetString();
+  // Optional: a cell that stopped before collecting coverage, and older results, have none.
+  if (doc.HasMember("coverage")) {
+    if (!doc["coverage"].IsArray()) return bad("coverage: expected an array of bin names");
+    for (const rapidjson::Value& b : doc["coverage"].GetArray()) {
+      if (!b.IsString()) return bad("coverage: expected an array of bin names");
+      r.coverage.push_back(b.GetString());
+    }
+    r.has_coverage = true;
   }
   // Results written before runs had ids have none: stale for any run that has one.
   if (doc.HasMember("run") && doc["run"].IsString()) r.run = doc["run"].GetString();

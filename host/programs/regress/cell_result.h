@@ -56,6 +56,12 @@ struct CellResult {
   std::string profile;  // the kept profile (failing cells), relative to the output dir
   std::string accepted; // with --accept: what the baseline update changed ("" = nothing)
   std::vector<Verdict> verdicts;
+  // The functional-coverage bins the cell hit (func_coverage.h); `has_coverage` is false for a
+  // cell that did not get as far as collecting them (an error) and in older results.
+  bool has_coverage = false;
+  std::vector<std::string> coverage;
+  // The waveform of the cell's first divergence (`cell --waves`), relative to the output dir.
+  std::string waves;
   // The build that produced the result (otpu::VersionString()); "" in results older than it.
   std::string tool_version;
 

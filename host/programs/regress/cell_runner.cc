@@ -13,6 +13,7 @@
 #include "host/programs/board_factory.h"
 #include "host/programs/regress/cell_profiles.h"
 #include "host/programs/regress/emulator_args.h"
+#include "host/programs/regress/func_coverage.h"
 #include "host/programs/regress/verdicts.h"
 #include "host/programs/regress/whole_state.h"
 #include "host/xdma_emu/emulator_process.h"
@@ -90,6 +91,43 @@ std::string HostName() {
   return buf;
 }
 
+// Hands every cycle to several hooks (the board takes one): the event tap and coverage.
+class FanOutHook : public rtl::ClockHook {
+ public:
+  explicit FanOutHook(std::vector<rtl::ClockHook*> hooks) : hooks_(std::move(hooks)) {}
+  void OnRunStart() override {
+    for (rtl::ClockHook* h : hooks_) h->OnRunStart();
+  }
+  void OnClock(const rtl::CoreCycle& c) override {
+    for (rtl::ClockHook* h : hooks_) h->OnClock(c);
+  }
+  void OnRunEnd() override {
+    for (rtl::ClockHook* h : hooks_) h->OnRunEnd();
+  }
+  // Stops handing cycles to hooks [keep, end): the state dump is not the workload's run.
+  void Keep(size_t keep) { hooks_.resize(std::min(keep, hooks_.size())); }
+
+ private:
+  std::vector<rtl::ClockHook*> hooks_;
+};
+
+// The functional-coverage bins of what the ISA simulator ran, step by step.
+void AddIsaCoverage(const workloads::WorkloadRun& run, const WriteLog& log,
+                    FunctionalCoverage* cov) {
+  cov->AddProgram(run.program);
+  std::vector<isa::Instr> step;
+  int at = -1;
+  for (const WriteLog::Entry& e : log.entries()) {
+    if (e.step != at) {
+      cov->AddRun(step);
+      step.clear();
+      at = e.step;
+    }
+    step.push_back(e.resolved);
+  }
+  cov->AddRun(step);
+}
+
 double SecondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -151,11 +189,14 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   // The board model in this process, with the core's event tap: the rtl profile (and, for a
   // sim cell, everything else).
   rtl::EventCollector collector(*cfg);
+  FunctionalCoverage coverage(*cfg);
+  CoverageHook coverage_hook(*cfg, &coverage);
+  FanOutHook hooks({&collector, &coverage_hook});
   host::BoardChoice choice;
   choice.sim = true;
   choice.config = cell.config;
   choice.mem = m.DramOf(cell);
-  choice.hook = &collector;
+  choice.hook = &hooks;
   StatusOr<std::unique_ptr<host::BoardIface>> sim_board = host::MakeBoard(choice);
   if (!sim_board.ok()) return all_error("board model: " + sim_board.status().message());
   std::unique_ptr<host::BitFlipBoard> flipping;
@@ -183,6 +224,10 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   if (!sim_rec.ok()) return all_error("board model: " + sim_rec.status().message());
 
   CellRecording rec = std::move(*sim_rec);
+  hooks.Keep(0);  // the state dump and the card's run are not the board model's workload run
+  AddIsaCoverage(*run, isa_log, &coverage);
+  r.coverage.assign(coverage.hit().begin(), coverage.hit().end());
+  r.has_coverage = true;
   if (cell.transport == "sim") {
     board_state = DumpOnBoard(*board, dump, written, rec_opts.runner.timeout);
   }

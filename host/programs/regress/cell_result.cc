@@ -86,6 +86,15 @@ std::string CellResultJson(const CellResult& r) {
   str("accepted", r.accepted);
   str("tool_version", r.tool_version.empty() ? VersionString() : r.tool_version);
   if (!r.waves.empty()) str("waves", r.waves);
+  if (r.divergence_cycle >= 0) {
+    w.Key("divergence");
+    w.StartObject();
+    w.Key("run");
+    w.Int(r.divergence_run);
+    w.Key("cycle");
+    w.Int64(r.divergence_cycle);
+    w.EndObject();
+  }
   if (r.has_coverage) {
     w.Key("coverage");
     w.StartArray();
@@ -140,6 +149,15 @@ StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string&
     if (doc.HasMember(key) && doc[key].IsString()) *out = doc[key].GetString();
   }
   if (doc.HasMember("waves") && doc["waves"].IsString()) r.waves = doc["waves"].GetString();
+  if (doc.HasMember("divergence")) {
+    const rapidjson::Value& d = doc["divergence"];
+    if (!d.IsObject() || !d.HasMember("run") || !d["run"].IsInt() || d["run"].GetInt() < 0 ||
+        !d.HasMember("cycle") || !d["cycle"].IsInt64() || d["cycle"].GetInt64() < 0) {
+      return bad("divergence: expected {run, cycle} of non-negative integers");
+    }
+    r.divergence_run = d["run"].GetInt();
+    r.divergence_cycle = d["cycle"].GetInt64();
+  }
   // Optional: a cell that stopped before collecting coverage, and older results, have none.
   if (doc.HasMember("coverage")) {
     if (!doc["coverage"].IsArray()) return bad("coverage: expected an array of bin names");

@@ -62,6 +62,11 @@ struct CellResult {
   std::vector<std::string> coverage;
   // The waveform of the cell's first divergence (`cell --waves`), relative to the output dir.
   std::string waves;
+  // Where a failing cell first diverged, for its waves: the board run (0 = the first step's)
+  // and its run cycle (docs/regress.md "Waves"); -1 when the cell did not fail or stopped
+  // before its recording.
+  int divergence_run = -1;
+  int64_t divergence_cycle = -1;
   // The build that produced the result (otpu::VersionString()); "" in results older than it.
   std::string tool_version;
 

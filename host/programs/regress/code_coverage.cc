@@ -75,6 +75,9 @@ StatusOr<std::vector<CoveragePoint>> ParseCoverageDat(const std::string& text,
     }
     const size_t slash = page.find('/');
     p.module = slash == std::string::npos ? "" : page.substr(slash + 1);
+    // Verilator names a parameterized module's copies "otpu_mxu__pi5" (and "otpu_vpu__"):
+    // the module is what the source names.
+    if (const size_t pi = p.module.find("__"); pi != std::string::npos) p.module.resize(pi);
     p.file = Field(f, "f");
     p.line = std::atoi(Field(f, "l").c_str());
     p.column_comment = Field(f, "n") + ":" + Field(f, "o");

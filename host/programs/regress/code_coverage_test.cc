@@ -28,7 +28,7 @@ void Write(const std::string& path, const std::string& text) {
 TEST(CodeCoverage, InstancesOfAPointCountAsOne) {
   const std::string dat = "# SystemC::Coverage-3\n" +
                           Point("v_line/m", "/x/rtl/core/m.sv", 3, "if", "TOP.a", 0) +
-                          Point("v_line/m", "/x/rtl/core/m.sv", 3, "if", "TOP.b", 2) +
+                          Point("v_line/m__pi3", "/x/rtl/core/m.sv", 3, "if", "TOP.b", 2) +
                           Point("v_line/m", "/x/rtl/core/m.sv", 4, "else", "TOP.a", 0) +
                           Point("v_toggle/m", "/x/rtl/core/m.sv", 1, "a", "TOP.a", 1) +
                           Point("v_line/t", "/x/rtl/board/t.sv", 9, "block", "TOP.t", 0);

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config ccache git
-  verilator libsystemc-dev
+  verilator libsystemc-dev gtkwave  # gtkwave: fst2vcd reads the regression's waves back (tests)
   libboost-program-options-dev libgtest-dev libgmock-dev
   rapidjson-dev libdeflate-dev zlib1g-dev libpcre2-dev libicu-dev
   libfuse3-dev fuse3 libcpp-httplib-dev

@@ -123,9 +123,27 @@ class Generator {
 
   bool Vop(const Base& tm, uint32_t iters) {
     isa::VopOp v;
-    v.fn = static_cast<isa::VopFn>(U(0, 13));
-    v.bmode = static_cast<isa::BMode>(U(0, 3));
-    v.bzero = Coin(10);
+    int combo = -1;
+    if (opts_.edges) {
+      // Cyclic, as SystemVerilog's randc: every fn with each B mode and with BZERO once
+      // before any again, in one fixed shuffled order that each seed enters 17 forms further
+      // on, so a program runs a different slice of it and a few consecutive seeds run them all.
+      if (vop_cycle_.empty()) {
+        vop_cycle_.resize(14 * 5);
+        for (size_t i = 0; i < vop_cycle_.size(); ++i) vop_cycle_[i] = int(i);
+        std::mt19937_64 order(0x5eed);
+        std::shuffle(vop_cycle_.begin(), vop_cycle_.end(), order);
+        vop_next_ = size_t(opts_.seed * 17 % vop_cycle_.size());
+      }
+      combo = vop_cycle_[vop_next_ % vop_cycle_.size()];
+      v.fn = static_cast<isa::VopFn>(combo / 5);
+      v.bzero = combo % 5 == 4;
+      v.bmode = static_cast<isa::BMode>(v.bzero ? U(0, 3) : uint32_t(combo % 5));
+    } else {
+      v.fn = static_cast<isa::VopFn>(U(0, 13));
+      v.bmode = static_cast<isa::BMode>(U(0, 3));
+      v.bzero = Coin(10);
+    }
     v.n = U(1, 20);
     v.m = U(1, 3);
     v.dst_stride = Stride(v.n);
@@ -160,8 +178,18 @@ class Generator {
     auto overlap = [&](uint64_t lo, uint64_t hi) { return lo < dhi && dlo < hi; };
     if (reads_a && !in_place && overlap(alo, ahi)) return false;
     if (reads_b && overlap(blo, bhi)) return false;
+    if (combo >= 0) ++vop_next_;  // the form is used: the next one comes next time
     Emit(isa::EncodeVop(v));
     return true;
+  }
+
+  // The first ACT RAM block of an access of `blocks` blocks: within opts_.act_blocks, and
+  // with `edges` the last one possible in about one case in six.
+  uint32_t ActBlock(uint32_t blocks) {
+    const uint32_t limit = opts_.act_blocks ? opts_.act_blocks : uint32_t(cfg_.ACT_BLOCKS);
+    const uint32_t last = limit > blocks ? limit - blocks : 0;
+    if (opts_.edges && Coin(16)) return last;
+    return U(0, last);
   }
 
   bool Qact(const Base& tm, uint32_t iters) {
@@ -171,7 +199,7 @@ class Generator {
     q.src_stride = Stride(q.k);
     q.perrow = Coin(30);
     q.act_row = U(0, uint32_t(cfg_.ACT_ROWS) - q.rows);
-    q.act_block = U(0, uint32_t(cfg_.ACT_BLOCKS) - q.k / uint32_t(cfg_.D));
+    q.act_block = ActBlock(q.k / uint32_t(cfg_.D));
     const uint64_t ext = uint64_t(q.rows - 1) * q.src_stride + q.k;
     if (!Place(tm, iters, ext, opts_.tmem_words, 1, &q.src)) return false;
     Emit(isa::EncodeQact(q));
@@ -181,7 +209,7 @@ class Generator {
   bool Qst(const Base& tm, const Base& dr, uint32_t iters) {
     isa::QstOp q;
     q.perrow = Coin(40);
-    q.n = q.perrow ? U(1, 40) : uint32_t(cfg_.D) * U(1, 2);
+    q.n = q.perrow ? (opts_.edges && Coin(15) ? 1 : U(1, 40)) : uint32_t(cfg_.D) * U(1, 2);
     q.rows = U(1, 3);
     q.src_stride = Stride(q.n);
     q.elem_stride = Coin(70) ? 1 : U(2, 6);
@@ -206,7 +234,7 @@ class Generator {
     mm.n = U(1, 10);
     mm.m = Coin(70) ? U(1, uint32_t(cfg_.MCOLS)) : U(1, uint32_t(cfg_.ACT_ROWS));
     mm.act_row = U(0, uint32_t(cfg_.ACT_ROWS) - mm.m);
-    mm.act_block = U(0, uint32_t(cfg_.ACT_BLOCKS) - mm.k / d);
+    mm.act_block = ActBlock(mm.k / d);
     mm.acc = Coin(40);
     mm.unit = Coin(20);
     const uint32_t row_bytes = four_bit ? mm.k / 2 : mm.k;
@@ -266,6 +294,8 @@ class Generator {
   const RandomProgramOptions& opts_;
   std::mt19937_64 rng_;
   RandomProgram prog_;
+  std::vector<int> vop_cycle_;  // edges: the VOP forms (fn * 5 + B mode, 4 = BZERO) in turn
+  size_t vop_next_ = 0;
 };
 
 }  // namespace

@@ -28,6 +28,14 @@ struct RandomProgramOptions {
   uint64_t dram_base = 0;
   // Unit instruction kinds to draw from (LD ST MM QACT QST VOP).
   std::vector<isa::Opcode> kinds = {isa::Opcode::kLD, isa::Opcode::kST};
+  // Constraints toward the edges the regression's functional coverage counts (docs/regress.md
+  // "Coverage"): the VOP forms (fn x B mode, and BZERO) in turn, as SystemVerilog's randc, and
+  // more one-element PERROW QSTs and QACTs and MMs at the ACT RAM's last block. Off: the
+  // parity tests' programs as they were.
+  bool edges = false;
+  // ACT RAM blocks [0, act_blocks) that QACT and MM use (0: all of them); a few make them
+  // meet, so ACT RAM hazards of every kind and distance happen.
+  uint32_t act_blocks = 0;
 };
 
 struct RandomProgram {

@@ -12,14 +12,18 @@ RandomProgramOptions RandomWorkloadOptions(const isa::Config& cfg, uint64_t seed
   // Enough segments that most programs hold every kind and a few loops, few enough that a
   // cell stays a second or two on the board model.
   o.segments = 40;
-  o.kinds = {isa::Opcode::kLD,   isa::Opcode::kST,  isa::Opcode::kMM,
-             isa::Opcode::kQACT, isa::Opcode::kQST, isa::Opcode::kVOP};
+  // VOP three times: it has 70 forms (fn x B mode) where the others have a handful.
+  o.kinds = {isa::Opcode::kLD,   isa::Opcode::kST,  isa::Opcode::kMM,  isa::Opcode::kQACT,
+             isa::Opcode::kQST, isa::Opcode::kVOP, isa::Opcode::kVOP, isa::Opcode::kVOP};
   // Regions scale with D so MM's weight rows (k >= D bytes) still fit the small variant.
   const uint32_t d = uint32_t(cfg.D);
   const bool crowded = seed % 3 == 0;
   o.tmem_words = crowded ? 160 : 2048;
   o.dram_bytes = crowded ? 24 * d : 512 * d;
   o.dram_base = kImageBase;
+  // Toward the coverage model's edges; a crowded program also crowds the ACT RAM.
+  o.edges = true;
+  o.act_blocks = crowded ? 4 : 0;
   return o;
 }
 

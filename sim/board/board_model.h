@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "sim/rtl/core_cycle.h"
 #include "sim/rtl/dram_model.h"
@@ -56,6 +57,27 @@ class BoardModel {
   // every configuration.
   static int64_t TraceDepth();
   static int TraceQueueDepth();
+
+  // Instrumented models (docs/regress.md "Waves" and "Code coverage"): a build configured with
+  // -DOTPU_RTL_INSTRUMENT=ON verilates the boards with --trace-fst and --coverage; the default
+  // build does not (waves and coverage counters cost simulation and build time).
+  static bool Instrumented();
+  // Waves of run `run` (0 = the first run of the model: RUN rising) from run cycle `first` to
+  // `last`, written as an FST to `path` by the next board model constructed in this process.
+  // A process-wide request, like Verilator's command arguments: the regression sets it before
+  // its one board is made. FailedPrecondition when the build is not instrumented.
+  struct WavesRequest {
+    std::string path;
+    int run = 0;
+    int64_t first = 0, last = 0;
+  };
+  static Status RequestWaves(const WavesRequest& request);
+  // The request set by RequestWaves (path "" when none); the models read it when made.
+  static const WavesRequest& Waves();
+  // Writes the line and toggle coverage counted so far by the live models of this process to
+  // `path` (verilator_coverage's .dat). FailedPrecondition when the build is not instrumented
+  // or no model lives.
+  static Status WriteCodeCoverage(const std::string& path);
 
  protected:
   explicit BoardModel(const isa::Config& cfg) : cfg_(cfg) {}

@@ -14,16 +14,70 @@
 #include "verilated.h"
 #include "base/status.h"
 
+// OTPU_BOARD_INSTRUMENTED (set by sim/board/CMakeLists.txt with -DOTPU_RTL_INSTRUMENT=ON): the
+// Verilated boards have --trace-fst and --coverage; the model writes waves for the window
+// BoardModel::RequestWaves asked for and its coverage counts on request.
+#ifndef OTPU_BOARD_INSTRUMENTED
+#define OTPU_BOARD_INSTRUMENTED 0
+#endif
+#if OTPU_BOARD_INSTRUMENTED
+#include <algorithm>
+#include <set>
+
+#include "verilated_cov.h"
+#include "verilated_fst_c.h"
+#endif
+
 namespace otpu::board {
 
-template <typename Top>
+// The contexts of the live instrumented models (one SimBoard per process: at most a few).
+inline std::set<VerilatedContext*>& LiveContexts() {
+  static std::set<VerilatedContext*>* s = new std::set<VerilatedContext*>;
+  return *s;
+}
+
+// Writes the coverage of the live models' contexts to `path` (the first live one: the
+// regression has one board per process).
+inline Status WriteLiveCoverage(const std::string& path) {
+#if OTPU_BOARD_INSTRUMENTED
+  if (LiveContexts().empty()) {
+    return NotFound("no instrumented board model in this process (OTPU_RTL_INSTRUMENT_CONFIGS)");
+  }
+  (*LiveContexts().begin())->coveragep()->write(path.c_str());
+  return OkStatus();
+#else
+  (void)path;
+  return FailedPrecondition("this build's board models count no coverage");
+#endif
+}
+
+// A context for a model about to be made: waves need traceEverOn before the model exists.
+inline std::unique_ptr<VerilatedContext> MakeContext(bool instrumented) {
+  auto c = std::make_unique<VerilatedContext>();
+#if OTPU_BOARD_INSTRUMENTED
+  if (instrumented && !BoardModel::Waves().path.empty()) c->traceEverOn(true);
+#else
+  (void)instrumented;
+#endif
+  return c;
+}
+
+// kInstrumented: Top was verilated with --trace-fst and --coverage (OTPU_RTL_INSTRUMENT, for the
+// configurations in OTPU_RTL_INSTRUMENT_CONFIGS).
+template <typename Top, bool kInstrumented = false>
 class VerilatedBoardModel final : public BoardModel {
  public:
   VerilatedBoardModel(const isa::Config& cfg, rtl::DramModel* dram, int regmap)
       : BoardModel(cfg),
         dram_(dram),
-        context_(std::make_unique<VerilatedContext>()),
+        context_(MakeContext(kInstrumented)),
         top_(std::make_unique<Top>(context_.get(), "otpu_board")) {
+#if OTPU_BOARD_INSTRUMENTED
+    if constexpr (kInstrumented) {
+      LiveContexts().insert(context_.get());
+      waves_ = BoardModel::Waves();
+    }
+#endif
     OTPU_CHECK(regmap == 1 || regmap == 2);
     top_->regmap_v1_i = regmap == 1;
     top_->clk_i = 0;
@@ -46,7 +100,13 @@ class VerilatedBoardModel final : public BoardModel {
     OTPU_CHECK(version == cfg.Version());
     chunk_bytes_ = int(version >> 16);
   }
-  ~VerilatedBoardModel() override { top_->final(); }
+  ~VerilatedBoardModel() override {
+#if OTPU_BOARD_INSTRUMENTED
+    CloseWaves();
+    LiveContexts().erase(context_.get());
+#endif
+    top_->final();
+  }
 
   void set_dram(rtl::DramModel* dram) override { dram_ = dram; }
 
@@ -120,12 +180,18 @@ class VerilatedBoardModel final : public BoardModel {
 
     // The event tap: the run's cycles are those the core runs (cycle 0 .. the halt's).
     bool run_ends = false;
+    [[maybe_unused]] int64_t this_run_cycle = -1;
     if (top_->running_o) {
       if (!in_run_) {
         in_run_ = true;
         run_cycle_ = 0;
+        ++run_index_;
         for (rtl::ClockHook* h : hooks_) h->OnRunStart();
       }
+      this_run_cycle = run_cycle_;
+#if OTPU_BOARD_INSTRUMENTED
+      if constexpr (kInstrumented) Waves(run_cycle_, 0);
+#endif
       if (!hooks_.empty()) {
         events_.cycle = run_cycle_;
         rtl::ports::ReadEvents(*top_, &events_);
@@ -137,6 +203,12 @@ class VerilatedBoardModel final : public BoardModel {
 
     top_->clk_i = 1;
     top_->eval();
+#if OTPU_BOARD_INSTRUMENTED
+    if constexpr (kInstrumented) {
+      if (this_run_cycle >= 0) Waves(this_run_cycle, 5);
+      if (run_ends && fst_) CloseWaves();  // the window's run is over: the file is complete
+    }
+#endif
     ++cycle_;
     if (run_ends) {
       in_run_ = false;
@@ -152,6 +224,38 @@ class VerilatedBoardModel final : public BoardModel {
       *rdata = top_->reg_rdata_o;
     }
   }
+
+#if OTPU_BOARD_INSTRUMENTED
+  // Dumps this evaluation into the waves when run cycle run_cycle_ of the requested run lies
+  // in the window: 10 ns a cycle (the core's 100 MHz), the clock low at +0 and high at +5.
+  // The dump opens at the window's first cycle, so only the window costs tracing time.
+  void Waves(int64_t run_cycle, int at_ns) {
+    static_assert(kInstrumented);
+    if (waves_.path.empty() || waves_done_ || run_index_ != waves_.run) return;
+    if (run_cycle < waves_.first) return;
+    if (run_cycle > waves_.last) {
+      CloseWaves();
+      return;
+    }
+    if (!fst_) {
+      fst_ = std::make_unique<VerilatedFstC>();
+      fst_->set_time_unit("1ns");
+      fst_->set_time_resolution("1ns");
+      if constexpr (kInstrumented) top_->trace(fst_.get(), 99);
+      fst_->open(waves_.path.c_str());
+    }
+    fst_->dump(uint64_t(run_cycle) * 10 + uint64_t(at_ns));
+  }
+  void CloseWaves() {
+    if (fst_) fst_->close();
+    fst_.reset();
+    waves_done_ = !waves_.path.empty();
+  }
+  BoardModel::WavesRequest waves_;
+  std::unique_ptr<VerilatedFstC> fst_;
+  bool waves_done_ = false;
+#endif
+  int run_index_ = -1;              // runs seen (RUN rising), 0-based
 
   rtl::DramModel* dram_;
   std::unique_ptr<VerilatedContext> context_;

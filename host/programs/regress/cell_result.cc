@@ -98,6 +98,22 @@ std::string CellResultJson(const CellResult& r) {
   }
   w.EndArray();
   str("tool_version", r.tool_version.empty() ? VersionString() : r.tool_version);
+  if (!r.waves.empty()) str("waves", r.waves);
+  if (r.divergence_cycle >= 0) {
+    w.Key("divergence");
+    w.StartObject();
+    w.Key("run");
+    w.Int(r.divergence_run);
+    w.Key("cycle");
+    w.Int64(r.divergence_cycle);
+    w.EndObject();
+  }
+  if (r.has_coverage) {
+    w.Key("coverage");
+    w.StartArray();
+    for (const std::string& b : r.coverage) w.String(b.c_str(), rapidjson::SizeType(b.size()));
+    w.EndArray();
+  }
   w.Key("verdicts");
   w.StartArray();
   for (const Verdict& v : r.verdicts) {
@@ -156,6 +172,25 @@ StatusOr<CellResult> ParseCellResult(const std::string& json, const std::string&
       r.moved.push_back({m[0].GetInt64(), m[1].GetString(), m[2].GetString(), m[3].GetInt64(),
                          m[4].GetInt64(), m[5].GetInt64()});
     }
+  }
+  if (doc.HasMember("waves") && doc["waves"].IsString()) r.waves = doc["waves"].GetString();
+  if (doc.HasMember("divergence")) {
+    const rapidjson::Value& d = doc["divergence"];
+    if (!d.IsObject() || !d.HasMember("run") || !d["run"].IsInt() || d["run"].GetInt() < 0 ||
+        !d.HasMember("cycle") || !d["cycle"].IsInt64() || d["cycle"].GetInt64() < 0) {
+      return bad("divergence: expected {run, cycle} of non-negative integers");
+    }
+    r.divergence_run = d["run"].GetInt();
+    r.divergence_cycle = d["cycle"].GetInt64();
+  }
+  // Optional: a cell that stopped before collecting coverage, and older results, have none.
+  if (doc.HasMember("coverage")) {
+    if (!doc["coverage"].IsArray()) return bad("coverage: expected an array of bin names");
+    for (const rapidjson::Value& b : doc["coverage"].GetArray()) {
+      if (!b.IsString()) return bad("coverage: expected an array of bin names");
+      r.coverage.push_back(b.GetString());
+    }
+    r.has_coverage = true;
   }
   // Results written before runs had ids have none: stale for any run that has one.
   if (doc.HasMember("run") && doc["run"].IsString()) r.run = doc["run"].GetString();

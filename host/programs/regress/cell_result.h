@@ -71,6 +71,17 @@ struct CellResult {
   // with changes), by pc, most own cycles first; empty in results older than the field.
   std::vector<MovedInstr> moved;
   std::vector<Verdict> verdicts;
+  // The functional-coverage bins the cell hit (func_coverage.h); `has_coverage` is false for a
+  // cell that did not get as far as collecting them (an error) and in older results.
+  bool has_coverage = false;
+  std::vector<std::string> coverage;
+  // The waveform of the cell's first divergence (`cell --waves`), relative to the output dir.
+  std::string waves;
+  // Where a failing cell first diverged, for its waves: the board run (0 = the first step's)
+  // and its run cycle (docs/regress.md "Waves"); -1 when the cell did not fail or stopped
+  // before its recording.
+  int divergence_run = -1;
+  int64_t divergence_cycle = -1;
   // The build that produced the result (otpu::VersionString()); "" in results older than it.
   std::string tool_version;
 

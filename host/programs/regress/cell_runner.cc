@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -12,12 +14,17 @@
 #include "host/bit_flip_board.h"
 #include "host/programs/board_factory.h"
 #include "host/programs/regress/cell_profiles.h"
+#include "host/programs/regress/baseline.h"
 #include "host/programs/regress/emulator_args.h"
+#include "host/programs/regress/func_coverage.h"
 #include "host/programs/regress/verdicts.h"
 #include "host/programs/regress/whole_state.h"
 #include "host/xdma_emu/emulator_process.h"
 #include "lens/board_record.h"
 #include "lens/build_hw_profile.h"
+#include "lens/file_io.h"
+#include "lens/profile_compare.h"
+#include "sim/board/board_model.h"
 #include "lens/recorder.h"
 #include "lens/rtl_step_runner.h"
 #include "sim/rtl/event_collector.h"
@@ -90,11 +97,115 @@ std::string HostName() {
   return buf;
 }
 
+// Hands every cycle to several hooks (the board takes one): the event tap and coverage.
+class FanOutHook : public rtl::ClockHook {
+ public:
+  explicit FanOutHook(std::vector<rtl::ClockHook*> hooks) : hooks_(std::move(hooks)) {}
+  void OnRunStart() override {
+    for (rtl::ClockHook* h : hooks_) h->OnRunStart();
+  }
+  void OnClock(const rtl::CoreCycle& c) override {
+    for (rtl::ClockHook* h : hooks_) h->OnClock(c);
+  }
+  void OnRunEnd() override {
+    for (rtl::ClockHook* h : hooks_) h->OnRunEnd();
+  }
+  // Stops handing cycles to hooks [keep, end): the state dump is not the workload's run.
+  void Keep(size_t keep) { hooks_.resize(std::min(keep, hooks_.size())); }
+
+ private:
+  std::vector<rtl::ClockHook*> hooks_;
+};
+
+// The functional-coverage bins of what the ISA simulator ran, step by step.
+void AddIsaCoverage(const workloads::WorkloadRun& run, const WriteLog& log,
+                    FunctionalCoverage* cov) {
+  cov->AddProgram(run.program);
+  std::vector<isa::Instr> step;
+  int at = -1;
+  for (const WriteLog::Entry& e : log.entries()) {
+    if (e.step != at) {
+      cov->AddRun(step);
+      step.clear();
+      at = e.step;
+    }
+    step.push_back(e.resolved);
+  }
+  cov->AddRun(step);
+}
+
 double SecondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// The earliest time at which rows `a` and `b` differ (-1: they do not, in time).
+int64_t FirstDifferingTime(const lens::InstrRow& a, const lens::InstrRow& b) {
+  int64_t t = -1;
+  for (const auto& [name, field] : lens::kInstrTimes) {
+    if (a.*field == b.*field) continue;
+    for (int64_t v : {a.*field, b.*field}) {
+      if (v >= 0 && (t < 0 || v < t)) t = v;
+    }
+  }
+  if (t < 0 && !lens::SameTimesAndCounters(a, b)) t = std::max(a.end, b.end);  // counters
+  return t;
+}
+
+// The first instruction at which two profiles of one run differ, as a cycle (-1: none); with
+// `buckets`, then the first counter window (a baseline holds only their totals: without).
+int64_t FirstDifference(const lens::Profile& a, const lens::Profile& b, bool buckets) {
+  const size_t n = std::min(a.instrs.size(), b.instrs.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (int64_t t = FirstDifferingTime(a.instrs[i], b.instrs[i]); t >= 0) return t;
+  }
+  if (a.instrs.size() != b.instrs.size()) {
+    const lens::InstrRow& extra = a.instrs.size() > n ? a.instrs[n] : b.instrs[n];
+    return std::max<int64_t>(0, extra.dispatch);
+  }
+  // Every instruction agrees: the first counter window that differs (its first cycle).
+  for (size_t s = 0; buckets && s < a.slices.size() && s < b.slices.size(); ++s) {
+    const lens::Buckets &x = a.slices[s].buckets, &y = b.slices[s].buckets;
+    const size_t windows = std::min(x.size(), y.size());
+    for (size_t w = 0; w < windows; ++w) {
+      for (const auto& [name, member] : lens::Buckets::Columns()) {
+        if ((x.*member)[w] == (y.*member)[w]) continue;
+        const int64_t len = w < x.n.size() ? x.n[w] : 0;
+        return std::max<int64_t>(0, x.c[w] - len + 1);
+      }
+    }
+    if (x.size() != y.size() && windows > 0) return x.c[windows - 1];
+  }
+  return a.cycles != b.cycles ? std::min(a.cycles, b.cycles) : -1;
+}
+
 }  // namespace
+
+int64_t DivergenceCycle(const std::vector<Verdict>& verdicts, const lens::Profile& rtl,
+                        const lens::Profile* hw, const lens::Profile* baseline, int last_step) {
+  int64_t best = -1;
+  auto take = [&](int64_t t) {
+    if (t >= 0 && (best < 0 || t < best)) best = t;
+  };
+  for (const Verdict& v : verdicts) {
+    if (v.outcome != Outcome::kFail) continue;
+    if (v.name == "parity" && hw) take(FirstDifference(rtl, *hw, true));
+    if (v.name == "performance" && baseline) take(FirstDifference(*baseline, rtl, false));
+    if (v.name == "correctness") {
+      int step = -1;
+      long long idx = -1;
+      const size_t at = v.message.find("last written by step ");
+      if (at != std::string::npos &&
+          std::sscanf(v.message.c_str() + at, "last written by step %d unit instruction #%lld",
+                      &step, &idx) == 2 &&
+          step == last_step && idx >= 0 && size_t(idx) < rtl.instrs.size()) {
+        take(rtl.instrs[size_t(idx)].end);
+      } else {
+        take(std::max<int64_t>(0, rtl.cycles - 1));
+      }
+    }
+  }
+  return best;
+}
 
 CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -151,11 +262,26 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   // The board model in this process, with the core's event tap: the rtl profile (and, for a
   // sim cell, everything else).
   rtl::EventCollector collector(*cfg);
+  FunctionalCoverage coverage(*cfg);
+  CoverageHook coverage_hook(*cfg, &coverage);
+  FanOutHook hooks({&collector, &coverage_hook});
   host::BoardChoice choice;
   choice.sim = true;
   choice.config = cell.config;
   choice.mem = m.DramOf(cell);
-  choice.hook = &collector;
+  choice.hook = &hooks;
+  const std::string cell_file = cell.FileName();
+  if (opts.waves_run >= 0) {
+    std::error_code ec;
+    std::filesystem::create_directories(opts.out_dir + "/waves", ec);
+    board::BoardModel::WavesRequest w;
+    w.path = opts.out_dir + "/waves/" + cell_file + ".fst";
+    w.run = opts.waves_run;
+    w.first = std::max<int64_t>(0, opts.waves_cycle - opts.waves_window / 2);
+    w.last = opts.waves_cycle + opts.waves_window / 2;
+    if (Status s = board::BoardModel::RequestWaves(w); !s.ok()) return all_error("waves: " + s.message());
+    r.waves = "waves/" + cell_file + ".fst";
+  }
   StatusOr<std::unique_ptr<host::BoardIface>> sim_board = host::MakeBoard(choice);
   if (!sim_board.ok()) return all_error("board model: " + sim_board.status().message());
   std::unique_ptr<host::BitFlipBoard> flipping;
@@ -183,6 +309,10 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   if (!sim_rec.ok()) return all_error("board model: " + sim_rec.status().message());
 
   CellRecording rec = std::move(*sim_rec);
+  hooks.Keep(0);  // the state dump and the card's run are not the board model's workload run
+  AddIsaCoverage(*run, isa_log, &coverage);
+  r.coverage.assign(coverage.hit().begin(), coverage.hit().end());
+  r.has_coverage = true;
   if (cell.transport == "sim") {
     board_state = DumpOnBoard(*board, dump, written, rec_opts.runner.timeout);
   }
@@ -223,17 +353,40 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   r.verdicts.push_back(Parity(*rec.rtl, rec.hw, rec.bucket_cycles));
   r.verdicts.back().time_s = SecondsSince(t_verdict);
   t_verdict = std::chrono::steady_clock::now();
-  const std::string baseline = opts.baselines_dir + "/" + cell.FileName() + ".json";
+  const std::string baseline_path = opts.baselines_dir + "/" + cell.FileName() + ".json";
   // Performance is judged on the rtl profile of the same run (the core's lossless event tap),
   // which a trace buffer too small for the run cannot cut short; parity above ties it to the
   // hw profile. The card's counters come from the board run.
   lens::Profile judged = *rec.rtl;
   judged.board = rec.hw.board;
-  r.verdicts.push_back(Performance(cell.id, judged, opts.accept, baseline, &r.accepted, &r.moved));
+  r.verdicts.push_back(Performance(cell.id, judged, opts.accept, baseline_path, &r.accepted, &r.moved));
   r.verdicts.back().time_s = SecondsSince(t_verdict);
 
   if (r.outcome() != Outcome::kPass || opts.keep_profile) {
     r.profile = SaveCellProfiles(opts.out_dir, cell, rec.hw, rec.rtl);
+  }
+  if (r.outcome() == Outcome::kFail) {
+    std::optional<lens::Profile> baseline;
+    if (StatusOr<std::string> text = lens::ReadWholeFile(baseline_path); text.ok()) {
+      if (StatusOr<lens::Profile> b = ParseBaseline(*text, baseline_path); b.ok()) baseline = std::move(*b);
+    }
+    r.divergence_cycle = DivergenceCycle(r.verdicts, *rec.rtl, &rec.hw,
+                                         baseline ? &*baseline : nullptr, int(run->steps.size()) - 1);
+    if (r.divergence_cycle >= 0) r.divergence_run = int(run->steps.size()) - 1;
+  }
+  if (!r.waves.empty() && !std::filesystem::exists(opts.out_dir + "/" + r.waves)) {
+    r.waves.clear();  // the configuration's board is not instrumented, or the run is shorter
+  }
+  if (opts.code_coverage) {
+    std::error_code ec;
+    std::filesystem::create_directories(opts.out_dir + "/code-coverage", ec);
+    const std::string path = opts.out_dir + "/code-coverage/" + cell_file + ".dat";
+    // NotFound: this configuration's board is not instrumented (OTPU_RTL_INSTRUMENT_CONFIGS);
+    // the cell adds no counts.
+    if (Status s = board::BoardModel::WriteCodeCoverage(path);
+        !s.ok() && s.code() != StatusCode::kNotFound) {
+      r.verdicts[0] = {"correctness", Outcome::kError, "code coverage: " + s.message(), "", r.verdicts[0].time_s};
+    }
   }
   return finish(r);
 }

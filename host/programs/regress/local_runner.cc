@@ -291,6 +291,7 @@ int RunLocal(const Matrix& m, const RunOptions& opts) {
                                        "--run", run_id};
       if (opts.accept) argv.push_back("--accept");
       if (opts.keep_profiles) argv.push_back("--keep-profiles");
+      if (opts.code_coverage) argv.push_back("--code-coverage");
       if (!opts.inject.empty()) argv.insert(argv.end(), {"--inject-trace-flip", opts.inject});
       if (!opts.emulator.empty()) argv.insert(argv.end(), {"--emulator", opts.emulator});
       StatusOr<std::unique_ptr<Subprocess>> process =

@@ -48,8 +48,9 @@ struct RunOptions {
   bool accept = false;
   bool keep_profiles = false;
   std::string inject;        // --inject-trace-flip R:B, passed to the cells
-  std::string self;          // this binary
+  std::string self;          // the binary the cells run (an instrumented one for --code-coverage)
   std::string emulator;
+  bool code_coverage = false;  // cells write their line and toggle counts (--code-coverage)
 };
 
 // Runs the selection and writes the reports; returns the exit code (errors printed).

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -18,6 +19,10 @@
 #include "host/programs/regress/baselines_at.h"
 #include "host/programs/regress/out_dir_lock.h"
 #include "host/programs/regress/cell_runner.h"
+#include "host/programs/regress/code_coverage.h"
+#include "base/strings.h"
+#include "base/subprocess.h"
+#include "sim/board/board_model.h"
 #include "host/programs/regress/local_runner.h"
 #include "host/programs/regress/matrix.h"
 #include "host/programs/regress/report.h"
@@ -55,6 +60,28 @@ std::string FindEmulator() {
     if (fs::exists(p, ec)) return fs::weakly_canonical(p).string();
   }
   return "otpu-xdma-emu";
+}
+
+// The otpu-regress of an instrumented build (waves, code coverage): this one when it is,
+// else --instrumented, $OTPU_REGRESS_INSTRUMENTED, or build-instr/ beside this build directory
+// (scripts/build_instrumented.sh). "" when none exists.
+std::string FindInstrumented(const std::string& given) {
+  if (board::BoardModel::Instrumented()) return SelfPath();
+  std::vector<fs::path> tries;
+  if (!given.empty()) {
+    tries.push_back(given);
+  } else if (const char* e = std::getenv("OTPU_REGRESS_INSTRUMENTED")) {
+    tries.push_back(e);
+  } else {
+    // BUILD/host/programs/otpu-regress -> BUILD/../build-instr/host/programs/otpu-regress
+    const fs::path build = fs::path(SelfPath()).parent_path().parent_path().parent_path();
+    tries.push_back(build.parent_path() / "build-instr/host/programs/otpu-regress");
+  }
+  for (const fs::path& p : tries) {
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0) return fs::absolute(p).string();
+  }
+  return "";
 }
 
 bool ParseShard(const std::string& text, int* k, int* m) {
@@ -128,6 +155,12 @@ void AddCommon(po::options_description* o) {
       "flip bit B of trace record R (testing)")(
       "emulator", po::value<std::string>()->value_name("BINARY"),
       "the otpu-xdma-emu binary for card cells");
+}
+
+// A cell id as a file name (Cell::FileName): '/' as '.'.
+std::string CellFileName(std::string id) {
+  std::replace(id.begin(), id.end(), '/', '.');
+  return id;
 }
 
 std::string OutDir(const po::variables_map& vm, const Matrix& m) {
@@ -221,7 +254,14 @@ void DescribeCell(cli::Spec* spec) {
       "only", po::value<std::string>()->value_name("REGEX")->default_value(""),
       "selection for --index")(
       "run", po::value<std::string>()->value_name("ID")->default_value(""),
-      "the run id of DIR/selection.json, written into the result (run and slurm pass it)");
+      "the run id of DIR/selection.json, written into the result (run and slurm pass it)")(
+      "waves", po::bool_switch(),
+      "on a failure, rerun with an FST of the cycles around the first divergence (DIR/waves/)")(
+      "waves-at", po::value<std::string>()->value_name("RUN:CYCLE"),
+      "the FST around this run cycle")(
+      "window", po::value<int64_t>()->value_name("N")->default_value(200),
+      "cycles of waves around the cycle")(
+      "code-coverage", po::bool_switch(), "write line and toggle counts to DIR/code-coverage/");
   AddCommon(&spec->visible);
   AddPositional(spec, "MATRIX");
 }
@@ -231,6 +271,20 @@ int Cell_(const std::vector<std::string>& args) {
   DescribeCell(&spec);
   po::variables_map vm;
   if (!ParseArgs("cell", args, spec, &vm)) return kExitUsage;
+  const bool waves = vm["waves"].as<bool>();
+  if (waves && vm.count("waves-at")) {
+    return Fail(kExitUsage, "otpu-regress cell: give one of --waves and --waves-at");
+  }
+  if (vm["window"].as<int64_t>() < 1 || vm["window"].as<int64_t>() > 100000000) {
+    return Fail(kExitUsage, "otpu-regress cell: --window must be 1..100000000 cycles");
+  }
+  if ((waves || vm.count("waves-at") || vm["code-coverage"].as<bool>()) &&
+      !board::BoardModel::Instrumented()) {
+    return Fail(kExitUsage, std::string("otpu-regress cell: --") +
+                                (vm["code-coverage"].as<bool>() ? "code-coverage" : "waves") +
+                                " needs an instrumented build (scripts/build_instrumented.sh; "
+                                "docs/regress.md \"Waves\")");
+  }
   if (vm.count("id") == vm.count("index")) {
     return Fail(kExitUsage, "otpu-regress cell: give exactly one of --id ID and --index I");
   }
@@ -263,6 +317,19 @@ int Cell_(const std::vector<std::string>& args) {
   opts.keep_profile = vm["keep-profiles"].as<bool>();
   opts.emulator = vm.count("emulator") ? vm["emulator"].as<std::string>() : FindEmulator();
   opts.run_id = vm["run"].as<std::string>();
+  opts.code_coverage = vm["code-coverage"].as<bool>();
+  opts.waves_window = vm["window"].as<int64_t>();
+  if (vm.count("waves-at")) {
+    const std::string at = vm["waves-at"].as<std::string>();
+    long long run = -1, cyc = -1;
+    char tail = 0;
+    if (std::sscanf(at.c_str(), "%lld:%lld%c", &run, &cyc, &tail) != 2 || run < 0 || cyc < 0 ||
+        run > 1000000) {
+      return Fail(kExitUsage, "otpu-regress cell: --waves-at " + at + ": expected RUN:CYCLE");
+    }
+    opts.waves_run = int(run);
+    opts.waves_cycle = cyc;
+  }
   std::string inject;
   if (vm.count("inject-trace-flip")) {
     inject = vm["inject-trace-flip"].as<std::string>();
@@ -291,9 +358,37 @@ int Cell_(const std::vector<std::string>& args) {
   }
   if (!r.accepted.empty()) std::printf("baseline updated:\n%s", r.accepted.c_str());
   std::printf("wrote %s\n", path.c_str());
-  return r.outcome() == Outcome::kPass ? kExitPass
-         : r.outcome() == Outcome::kFail ? kExitFail
-                                         : kExitInfra;
+  if (!r.waves.empty()) std::printf("waves: %s/%s\n", opts.out_dir.c_str(), r.waves.c_str());
+  if (opts.waves_run >= 0 && r.waves.empty()) {
+    std::printf("waves: none written (configuration %s has no instrumented board in this build, "
+                "or run %d is not one of the cell's)\n", cell->config.c_str(), opts.waves_run);
+  }
+  const int verdict = r.outcome() == Outcome::kPass ? kExitPass
+                      : r.outcome() == Outcome::kFail ? kExitFail
+                                                      : kExitInfra;
+  if (!waves) return verdict;
+  // One SystemC board per process: the waves come from a second run of the cell, in a child,
+  // which rewrites the result with the FST named in it.
+  if (r.divergence_cycle < 0) {
+    std::printf("waves: none written (%s)\n", r.outcome() == Outcome::kPass
+                                                  ? "the cell passed"
+                                                  : "no verdict names a cycle of the run");
+    return verdict;
+  }
+  std::vector<std::string> argv = {SelfPath(), "cell"};
+  for (const std::string& a : args) {
+    if (a != "--waves") argv.push_back(a);
+  }
+  argv.insert(argv.end(), {"--waves-at", StrFormat("%d:%lld", r.divergence_run,
+                                                   (long long)r.divergence_cycle)});
+  std::printf("waves: rerunning around run %d cycle %lld\n", r.divergence_run,
+              (long long)r.divergence_cycle);
+  std::fflush(stdout);
+  SubprocessOptions child;
+  child.argv = argv;
+  StatusOr<SubprocessResult> res = RunSubprocess(child);
+  if (!res.ok()) return Fail(kExitInfra, "otpu-regress cell: waves: " + res.status().message());
+  return res->exit_code;
 }
 
 void DescribeMerge(cli::Spec* spec) { AddPositional(spec, "DIR"); }
@@ -316,6 +411,38 @@ int Merge(const std::vector<std::string>& args) {
   return ExitCodeOf(*index);
 }
 
+// `run --waves-on-fail K`: the first K failing cells whose verdicts name a cycle, each run
+// again alone by the instrumented otpu-regress with waves around that cycle (its result then
+// names the FST). True when any was rerun.
+bool RerunWithWaves(const Matrix& m, const RunOptions& opts, const std::string& instrumented,
+                    int k, int64_t window) {
+  StatusOr<Index> index = ReadIndexDir(opts.out_dir);
+  if (!index.ok()) return false;
+  int done = 0;
+  for (const CellResult& c : index->cells) {
+    if (done >= k) break;
+    if (c.outcome() != Outcome::kFail || c.divergence_cycle < 0) continue;
+    std::vector<std::string> argv = {instrumented, "cell", m.path, "--id", c.id,
+                                     "--out", opts.out_dir, "--baselines", opts.baselines_dir,
+                                     "--run", c.run, "--window", std::to_string(window),
+                                     "--waves-at", StrFormat("%d:%lld", c.divergence_run,
+                                                             (long long)c.divergence_cycle)};
+    if (!opts.inject.empty()) argv.insert(argv.end(), {"--inject-trace-flip", opts.inject});
+    if (!opts.emulator.empty()) argv.insert(argv.end(), {"--emulator", opts.emulator});
+    SubprocessOptions o;
+    o.argv = argv;
+    o.out = Stream::File(opts.out_dir + "/logs/" + CellFileName(c.id) + ".waves.log");
+    o.err_to_out = true;
+    StatusOr<SubprocessResult> r = RunSubprocess(o);
+    std::printf("waves: %s around run %d cycle %lld: %s\n", c.id.c_str(), c.divergence_run,
+                (long long)c.divergence_cycle,
+                !r.ok() ? r.status().message().c_str()
+                        : r->exit_code == kExitFail ? "written" : "rerun did not fail (see its log)");
+    ++done;
+  }
+  return done > 0;
+}
+
 void DescribeRun(cli::Spec* spec) {
   spec->visible.add_options()("jobs,j", po::value<int>()->value_name("N")->default_value(int(std::max(1u, std::thread::hardware_concurrency()))),
                   "cells run at once (processes; default the cores)")(
@@ -324,7 +451,16 @@ void DescribeRun(cli::Spec* spec) {
       "rerun-failed", po::value<std::string>()->value_name("INDEX"), "only the cells that failed in INDEX (an index.json)")(
       "no-reuse", po::bool_switch(), "run every cell, even when its key is unchanged")(
       "baselines-at", po::value<std::string>()->value_name("REV"),
-      "judge against the baselines as git revision REV has them (for git bisect)");
+      "judge against the baselines as git revision REV has them (for git bisect)")(
+      "waves-on-fail", po::value<int>()->value_name("K")->default_value(0),
+      "rerun the first K failing cells with waves of their first divergence")(
+      "window", po::value<int64_t>()->value_name("N")->default_value(200),
+      "cycles of waves (--waves-on-fail)")(
+      "code-coverage", po::bool_switch(),
+      "line and toggle coverage of the RTL, merged with verilator_coverage (code_coverage.json)")(
+      "instrumented", po::value<std::string>()->value_name("PATH"),
+      "the otpu-regress of an instrumented build (default: this one if instrumented, "
+      "$OTPU_REGRESS_INSTRUMENTED, ../build-instr)");
   AddCommon(&spec->visible);
   AddPositional(spec, "MATRIX");
 }
@@ -335,6 +471,23 @@ int Run(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!ParseArgs("run", args, spec, &vm)) return kExitUsage;
   RunOptions opts;
+  const int waves_on_fail = vm["waves-on-fail"].as<int>();
+  const int64_t window = vm["window"].as<int64_t>();
+  if (waves_on_fail < 0) return Fail(kExitUsage, "otpu-regress run: --waves-on-fail must be >= 0");
+  if (window < 1 || window > 100000000) {
+    return Fail(kExitUsage, "otpu-regress run: --window must be 1..100000000 cycles");
+  }
+  opts.code_coverage = vm["code-coverage"].as<bool>();
+  std::string instrumented;
+  if (waves_on_fail > 0 || opts.code_coverage) {
+    instrumented = FindInstrumented(vm.count("instrumented") ? vm["instrumented"].as<std::string>() : "");
+    if (instrumented.empty()) {
+      return Fail(kExitUsage, std::string("otpu-regress run: --") +
+                                  (opts.code_coverage ? "code-coverage" : "waves-on-fail") +
+                                  " needs an instrumented build: run scripts/build_instrumented.sh "
+                                  "or give --instrumented PATH");
+    }
+  }
   if (!ParseShard(vm["shard"].as<std::string>(), &opts.shard, &opts.shards)) {
     return Fail(kExitUsage, "otpu-regress run: --shard " + vm["shard"].as<std::string>() +
                                 ": expected K/M with 1 <= K <= M");
@@ -372,7 +525,50 @@ int Run(const std::vector<std::string>& args) {
   opts.keep_profiles = vm["keep-profiles"].as<bool>();
   opts.self = SelfPath();
   opts.emulator = vm.count("emulator") ? vm["emulator"].as<std::string>() : FindEmulator();
-  return RunLocal(*m, opts);
+  if (opts.code_coverage) {
+    opts.self = instrumented;  // the cells count coverage; their results are never reused
+    opts.reuse = false;
+  }
+  code = RunLocal(*m, opts);
+  if (code != kExitPass && code != kExitFail && code != kExitInfra) return code;
+  const bool waves_written = waves_on_fail > 0 && code == kExitFail &&
+                             RerunWithWaves(*m, opts, instrumented, waves_on_fail, window);
+  if (!waves_written && !opts.code_coverage) return code;
+  // The reports again, with the waves linked and the code coverage.
+  StatusOr<Index> index = ReadIndexDir(opts.out_dir);
+  if (!index.ok()) return Fail(kExitInfra, "otpu-regress run: " + index.status().message());
+  StatusOr<OutDirLock> lock = OutDirLock::Acquire(opts.out_dir, "otpu-regress run");
+  if (!lock.ok()) return Fail(kExitInfra, "otpu-regress run: " + lock.status().message());
+  index->wall_s = 0;
+  if (StatusOr<std::string> old = lens::ReadWholeFile(opts.out_dir + "/index.json"); old.ok()) {
+    if (StatusOr<Index> prev = ParseIndex(*old, opts.out_dir + "/index.json"); prev.ok()) {
+      index->wall_s = prev->wall_s;
+    }
+  }
+  if (Status s = WriteReports(opts.out_dir, *index); !s.ok()) {
+    return Fail(kExitInfra, "otpu-regress run: " + s.message());
+  }
+  if (opts.code_coverage) {
+    StatusOr<CodeCoverage> cov = MergeCodeCoverage(opts.out_dir);
+    if (!cov.ok()) {
+      Fail(kExitInfra, "otpu-regress run: code coverage: " + cov.status().message());
+      return code == kExitPass ? kExitInfra : code;
+    }
+    const std::string md = CodeCoverageMarkdown(*cov);
+    StatusOr<std::string> summary = lens::ReadWholeFile(opts.out_dir + "/summary.md");
+    for (const auto& [file, text] :
+         {std::pair{"/code_coverage.json", CodeCoverageJson(*cov)},
+          std::pair{"/code_coverage.md", md},
+          std::pair{"/summary.md", (summary.ok() ? *summary + "\n" : std::string()) + md}}) {
+      if (Status s = lens::WriteFileAtomically(opts.out_dir + file, text); !s.ok()) {
+        return Fail(kExitInfra, "otpu-regress run: " + s.message());
+      }
+    }
+    std::printf("code coverage: rtl/core line %.1f %%, toggle %.1f %% over %d cells; wrote %s/code_coverage.{json,md}\n",
+                cov->core_line_percent(), cov->core_toggle_percent(), cov->cells,
+                opts.out_dir.c_str());
+  }
+  return ExitCodeOf(*index);
 }
 
 // What `merge` needs in DIR before the Slurm jobs run: the selection with the submission's

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 
+#include "host/programs/regress/func_coverage.h"
 #include "host/programs/regress/matrix.h"
 #include "lens/file_io.h"
 #include "base/json.h"
@@ -326,6 +327,7 @@ std::string JUnitXml(const Index& index) {
         {"key", c.key},
         {"reused", c.reused ? "true" : "false"},
         {"profile", c.profile},
+        {"waves", c.waves},
     };
     for (const auto& [name, value] : props) {
       x += StrFormat("      <property name=\"%s\" value=\"%s\"/>\n", name, XmlEscape(value).c_str());
@@ -345,10 +347,11 @@ std::string JUnitXml(const Index& index) {
         continue;
       }
       const char* tag = v.outcome == Outcome::kFail ? "failure" : "error";
-      x += StrFormat("      <%s message=\"%s\" type=\"%s\">%s\nreproduce: %s</%s>\n", tag,
+      x += StrFormat("      <%s message=\"%s\" type=\"%s\">%s\nreproduce: %s%s</%s>\n", tag,
                      XmlEscape(v.message).c_str(), XmlEscape(v.name).c_str(),
                      XmlText(v.detail.empty() ? v.message : v.detail).c_str(),
-                     XmlText(c.command).c_str(), tag);
+                     XmlText(c.command).c_str(),
+                     c.waves.empty() ? "" : XmlText("\nwaves: " + c.waves).c_str(), tag);
       x += "    </testcase>\n";
     }
     if (auto log = index.logs.find(c.id); log != index.logs.end() && !log->second.empty()) {
@@ -503,10 +506,13 @@ std::string MarkdownSummary(const Index& index) {
       }
       md += "\nreproduce: `" + c.command + "`";
       if (!c.profile.empty()) md += "; profile: `" + c.profile + "`";
+      if (!c.waves.empty()) md += "; waves: [`" + c.waves + "`](" + c.waves + ")";
       md += "\n";
     }
   }
   md += MovedRollup(index);
+  const CoverageSummary coverage = MergeCoverage(index.cells);
+  if (coverage.cells > 0) md += "\n" + CoverageMarkdown(coverage);
   for (const CellResult& c : index.cells) {
     if (c.accepted.empty()) continue;
     md += "\n### Baseline of `" + c.id + "` accepted\n\n```\n" + c.accepted +
@@ -519,6 +525,8 @@ Status WriteReports(const std::string& dir, const Index& index) {
   RETURN_IF_ERROR(lens::WriteFileAtomically(dir + "/index.json", IndexJson(index)));
   RETURN_IF_ERROR(lens::WriteFileAtomically(dir + "/junit.xml", JUnitXml(index)));
   RETURN_IF_ERROR(lens::WriteFileAtomically(dir + "/summary.md", MarkdownSummary(index)));
+  RETURN_IF_ERROR(
+      lens::WriteFileAtomically(dir + "/coverage.json", CoverageJson(MergeCoverage(index.cells))));
   return OkStatus();
 }
 

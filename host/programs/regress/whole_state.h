@@ -46,6 +46,8 @@ class WriteLog : public lens::StepRunner {
   // "step 0 #12 pc 20 ST ..." for the last instruction that wrote `addr` of `space` ("DRAM":
   // a byte address, "TMEM": a word, "ACT": row·ACT_BLOCKS + block); "" when none did.
   std::string LastWriter(const isa::Config& cfg, const std::string& space, uint64_t addr) const;
+  // Every unit instruction run, in order (step, then dispatch order).
+  const std::vector<Entry>& entries() const { return entries_; }
 
  private:
   lens::IsaStepRunner* isa_;

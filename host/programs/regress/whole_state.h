@@ -46,6 +46,14 @@ class WriteLog : public lens::StepRunner {
   // "step 0 #12 pc 20 ST ..." for the last instruction that wrote `addr` of `space` ("DRAM":
   // a byte address, "TMEM": a word, "ACT": row·ACT_BLOCKS + block); "" when none did.
   std::string LastWriter(const isa::Config& cfg, const std::string& space, uint64_t addr) const;
+  // The unit instructions of step `step` (0-based), in dispatch order.
+  std::vector<Entry> StepEntries(int step) const {
+    std::vector<Entry> out;
+    for (const Entry& e : entries_) {
+      if (e.step == step) out.push_back(e);
+    }
+    return out;
+  }
 
  private:
   lens::IsaStepRunner* isa_;

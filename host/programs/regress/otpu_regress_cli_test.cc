@@ -83,13 +83,16 @@ class OtpuRegressTest : public ::testing::Test {
   fs::path dir_;
 };
 
-// The line of `label` in rtl/board/otpu_board.sv (1-based), 0 when it is not there.
+// The line Verilator names for assertion `label` of rtl/board/otpu_board.sv (1-based): that of
+// its $error, the first at or after the label. 0 when there is none.
 int LineOf(const std::string& label) {
   std::ifstream in(OTPU_BOARD_SV);
   int n = 0;
+  bool seen = false;
   for (std::string line; std::getline(in, line);) {
     ++n;
-    if (line.find(label + ":") != std::string::npos) return n;
+    seen = seen || line.find(label + ":") != std::string::npos;
+    if (seen && line.find("$error") != std::string::npos) return n;
   }
   return 0;
 }

@@ -28,7 +28,9 @@ class VerilatedBoardModel final : public BoardModel {
       : BoardModel(cfg),
         dram_(dram),
         context_(std::make_unique<VerilatedContext>()),
-        top_(std::make_unique<Top>(context_.get(), "otpu_board")) {
+        // Verilator registers the model's scopes in the thread's current context.
+        top_((Verilated::threadContextp(context_.get()),
+              std::make_unique<Top>(context_.get(), "otpu_board"))) {
     OTPU_CHECK(regmap == 1 || regmap == 2);
     // The RTL's test plusargs (the assertion self-test, rtl/board/otpu_board.sv), read by its
     // initial blocks at the first evaluation below, through this thread's context. Set even
@@ -63,7 +65,16 @@ class VerilatedBoardModel final : public BoardModel {
     OTPU_CHECK(version == cfg.Version());
     chunk_bytes_ = int(version >> 16);
   }
-  ~VerilatedBoardModel() override { top_->final(); }
+  // Verilator erases a model's scopes (which --assert's %m needs) through the thread's current
+  // context, not the model's: make it this model's while the model goes, and forget it after,
+  // so that no model erases through a context already destroyed.
+  ~VerilatedBoardModel() override {
+    top_->final();
+    Verilated::threadContextp(context_.get());
+    top_.reset();
+    context_.reset();
+    Verilated::threadContextp(nullptr);
+  }
 
   void set_dram(rtl::DramModel* dram) override { dram_ = dram; }
 

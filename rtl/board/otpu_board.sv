@@ -339,6 +339,46 @@ module otpu_board
     .free_cnt_o(free_cnt)
   );
 
+  // Counters that must add up (docs/regress.md "Assertions"): at the halt, the core's TMEM
+  // losses per unit (zeroed when the run starts) sum to what the free-running TMEM_DENY grew
+  // by since the run started. Sensitive to the reset like the registers (SYNCASYNCNET).
+  //
+  // And the assertion path's self-test: run with the plusarg +otpu_assert_selftest=N (set
+  // through OTPU_RTL_PLUSARGS, sim/board/verilated_board_model.h), BoardAssertSelfTest fails at
+  // run cycle N, so a test can show a failure becoming a verdict. Without it, it never fails.
+  logic        selftest_on;
+  logic [31:0] selftest_cycle;
+  initial begin
+    selftest_cycle = '0;
+    selftest_on    = $value$plusargs("otpu_assert_selftest=%d", selftest_cycle) != 0;
+  end
+
+  logic        was_running_q;
+  logic [63:0] deny_at_start_q;
+  logic [63:0] run_losses;
+  assign run_losses = 64'(ev_lose_o[0]) + 64'(ev_lose_o[1]) + 64'(ev_lose_o[2]) +
+                      64'(ev_lose_o[3]);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      was_running_q   <= 1'b0;
+      deny_at_start_q <= '0;
+    end else begin
+      was_running_q <= running;
+      if (running && !was_running_q) begin
+        deny_at_start_q <= free_cnt[CNT_TMEM_DENY];
+      end
+      if (ev_halt_o) begin
+        BoardLossesAddUpToTmemDeny: assert (run_losses == free_cnt[CNT_TMEM_DENY] - deny_at_start_q)
+          else $error("otpu_board: the units lost %0d TMEM cycles, TMEM_DENY grew by %0d",
+                      run_losses, free_cnt[CNT_TMEM_DENY] - deny_at_start_q);
+      end
+      if (selftest_on && running) begin
+        BoardAssertSelfTest: assert (cycle != selftest_cycle)
+          else $error("otpu_board: the assertion self-test fails at run cycle %0d", cycle);
+      end
+    end
+  end
+
   ////////////////
   // Trace unit //
   ////////////////

@@ -36,7 +36,9 @@ module otpu_counters
   function automatic logic [2:0] inc_at(act_t a, logic running, logic ret, int unsigned k);
     logic unused_a;
     unused_a = ^{a.mxu_bp, a.fifo_level};
-    unique case (k)
+    // A plain case: distinct constant items; a unique case costs a run-time check per call
+    // under --assert (docs/regress.md "Assertion cost").
+    case (k)
       CNT_UPTIME:     return 3'd1;
       CNT_RUNNING:    return 3'(running);
       CNT_MXU_BUSY:   return 3'(a.busy[U_MXU]);

@@ -76,7 +76,10 @@ package otpu_core_pkg;
   function automatic logic [1:0] act_port(act_t a, int i);
     logic unused_a;
     unused_a = ^{a.busy, a.deny, a.b_wait, a.a_wait, a.mxu_starve, a.mxu_bp, a.fifo_level};
-    unique case (i)
+    // A plain case: the items are distinct constants, and a unique case is checked at run time
+    // under --assert at every call (this one is inlined hundreds of times; docs/regress.md
+    // "Assertion cost").
+    case (i)
       0:       return 2'(a.b_rd_mxu);
       1:       return 2'(a.b_rd_dma) + 2'(a.b_wr_dma);
       2:       return 2'(a.a_mxu);

@@ -35,7 +35,9 @@ module otpu_evwin
     // FF is a column of its own, not a count; u carries no port bits, p no unit bits.
     unused_fields = ^{u.fifo_level, u.b_rd_mxu, u.b_rd_dma, u.b_wr_dma, u.a_mxu, u.a_quant,
                       u.b_wait, u.a_wait, p.busy, p.deny, p.mxu_starve, p.mxu_bp, p.fifo_level};
-    unique case (c)
+    // A plain case: distinct constant items; a unique case costs a run-time check per call
+    // under --assert (docs/regress.md "Assertion cost").
+    case (c)
       WC_BM:   return act_port(p, 0);
       WC_BD:   return act_port(p, 1);
       WC_AM:   return act_port(p, 2);

@@ -60,12 +60,20 @@ module otpu_fifo #(
   assign empty_o = cnt_q == '0;
   assign full_o  = cnt_q == CntW'(Depth);
 
-  // Immediate assertions: no build compiles them today (none passes `verilator --assert`,
-  // so Verilator drops them); a later change will turn assertions on in the test builds.
-  always_ff @(posedge clk_i) begin
+  ////////////////
+  // Assertions //
+  ////////////////
+
+  // The bounds (every model runs with `--assert`: docs/regress.md "Assertions"). Sensitive to
+  // the reset like the registers (a synchronous use of rst_ni is SYNCASYNCNET).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni && !clear_i) begin
-      assert (!(push_i && full_o && !pop_i)) else $error("otpu_fifo: push when full");
-      assert (!(pop_i && empty_o)) else $error("otpu_fifo: pop when empty");
+      FifoNoPushWhenFull: assert (!(push_i && full_o && !pop_i))
+        else $error("otpu_fifo: push when full");
+      FifoNoPopWhenEmpty: assert (!(pop_i && empty_o))
+        else $error("otpu_fifo: pop when empty");
+      FifoCountInDepth: assert (cnt_q <= CntW'(Depth))
+        else $error("otpu_fifo: %0d entries in a FIFO of %0d", cnt_q, Depth);
     end
   end
 

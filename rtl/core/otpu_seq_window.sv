@@ -235,4 +235,91 @@ module otpu_seq_window
 
   assign empty_o = valid_q == '0;
 
+  ////////////////
+  // Assertions //
+  ////////////////
+
+  // Every model runs with `--assert` (docs/regress.md "Assertions"). The hazard rule is checked
+  // against a record of its own: older_q[s][o], slot o held an older instruction when s was
+  // dispatched and has not left since, and a conflict test written apart from otpu_core_pkg's
+  // ival_conflict, so that a bug in the dependency masks or in that function shows here.
+  logic [WIN-1:0][WIN-1:0] older_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      older_q <= '0;
+    end else begin
+      if (ending != '0) begin
+        for (int s = 0; s < WIN; s++) begin
+          older_q[s] <= older_q[s] & ~ending;
+        end
+      end
+      if (dispatch) begin
+        older_q[free_slot] <= valid_q & ~ending;
+      end
+    end
+  end
+
+  // Two intervals share an address and not both are reads.
+  function automatic logic clash(ival_t a, ival_t b);
+    logic apart;
+    apart = a.hi <= b.lo || b.hi <= a.lo;
+    return a.v && b.v && !apart && (a.wr || b.wr);
+  endfunction
+
+  // The footprints clash in DRAM (dram_only) or in any space.
+  function automatic logic fp_clash(fprint_t a, fprint_t b, logic dram_only);
+    logic c;
+    c = clash(a.dr[0], b.dr[0]) || clash(a.dr[0], b.dr[1]) || clash(a.dr[1], b.dr[0]) ||
+        clash(a.dr[1], b.dr[1]);
+    if (!dram_only) begin
+      for (int i = 0; i < 3; i++) begin
+        for (int j = 0; j < 3; j++) begin
+          c = c || clash(a.tm[i], b.tm[j]);
+        end
+      end
+      c = c || (clash(a.act_rows, b.act_rows) && clash(a.act_blocks, b.act_blocks));
+    end
+    return c;
+  endfunction
+
+  // The first older slot in flight whose footprint clashes with slot s's (WIN: none).
+  function automatic logic [4:0] clashing_older(logic [WIN-1:0] older, logic [WIN-1:0] valid,
+                                                fprint_t fp[WIN], logic [3:0] s,
+                                                logic dram_only);
+    clashing_older = 5'(WIN);
+    for (int o = WIN - 1; o >= 0; o--) begin
+      if (older[o] && valid[o] && fp_clash(fp[o], fp[s], dram_only)) begin
+        clashing_older = 5'(o);
+      end
+    end
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni && !clear_i) begin
+      WinDispatchToAFreeSlot: assert (!(dispatch && valid_q[free_slot]))
+        else $error("otpu_seq_window: dispatch into slot %0d, which is taken", free_slot);
+      for (int u = 0; u < NUM_UNITS; u++) begin
+        if (q_pop[u]) begin
+          WinIssueAfterItsDependencies: assert (
+              ((is_mm_q[q_head[u]] ? drdep_q[q_head[u]] : dep_q[q_head[u]]) & valid_q) == '0)
+            else $error("otpu_seq_window: unit %0d started slot %0d with dependencies %b", u,
+                        q_head[u], is_mm_q[q_head[u]] ? drdep_q[q_head[u]] : dep_q[q_head[u]]);
+          WinNoIssueWhileAConflictIsInFlight: assert (
+              clashing_older(older_q[q_head[u]], valid_q, fp_q, q_head[u],
+                             is_mm_q[q_head[u]]) == 5'(WIN))
+            else $error("otpu_seq_window: unit %0d started slot %0d while older slot %0d, which it conflicts with, is in flight",
+                        u, q_head[u], clashing_older(older_q[q_head[u]], valid_q, fp_q,
+                                                     q_head[u], is_mm_q[q_head[u]]));
+        end
+      end
+      if (release_o && release_ack_i) begin
+        WinNoReleaseWhileAConflictIsInFlight: assert (
+            clashing_older(older_q[rel_head], valid_q, fp_q, rel_head, 1'b0) == 5'(WIN))
+          else $error("otpu_seq_window: MM in slot %0d released while older slot %0d, which it conflicts with, is in flight",
+                      rel_head, clashing_older(older_q[rel_head], valid_q, fp_q, rel_head,
+                                               1'b0));
+      end
+    end
+  end
+
 endmodule : otpu_seq_window

@@ -122,16 +122,48 @@ module otpu_tmem #(
   end
   assign lose_o = lose_q;
 
-  // The bank bits are implied by the lane. An immediate assertion says so: no build compiles
-  // it today (none passes `verilator --assert`), a later change will turn assertions on.
+  ////////////////
+  // Assertions //
+  ////////////////
+
+  // The bank bits are implied by the lane.
   logic [NREQ-1:0][LANES-1:0][BankW-1:0] lane_bank;
   for (genvar r = 0; r < NREQ; r++) begin : gen_check_req
     for (genvar l = 0; l < LANES; l++) begin : gen_check_lane
       assign lane_bank[r][l] = addr_i[r][l][BankW-1:0];
-      always_ff @(posedge clk_i) begin
-        if (rst_ni && req_i[r] && mask_i[r][l]) begin
-          assert (lane_bank[r][l] == BankW'(l))
-            else $error("otpu_tmem: requester %0d lane %0d addresses another bank", r, l);
+    end
+  end
+
+  // The banks that two granted requesters both hold: none when the arbiter is right.
+  function automatic logic [LANES-1:0] banks_granted_twice(logic [NREQ-1:0]            gnt,
+                                                           logic [NREQ-1:0][LANES-1:0] mask);
+    logic [LANES-1:0] seen, twice;
+    seen  = '0;
+    twice = '0;
+    for (int r = 0; r < NREQ; r++) begin
+      if (gnt[r]) begin
+        twice |= seen & mask[r];
+        seen  |= mask[r];
+      end
+    end
+    return twice;
+  endfunction
+
+  // One grant per bank, only to requesters that asked, each granted lane in its own bank.
+  // Checked in the cycles with a request (sensitive to the reset like the registers: SYNCASYNCNET).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni && req_i != '0) begin
+      TmemGrantOnlyRequests: assert ((gnt_o & ~req_i) == '0)
+        else $error("otpu_tmem: grant %b without request %b", gnt_o, req_i);
+      TmemOneGrantPerBank: assert (banks_granted_twice(gnt_o, mask_i) == '0)
+        else $error("otpu_tmem: banks %b granted twice (grant %b)",
+                    banks_granted_twice(gnt_o, mask_i), gnt_o);
+      for (int r = 0; r < NREQ; r++) begin  // the granted lanes: the ones that reach a bank
+        for (int l = 0; l < LANES; l++) begin
+          if (gnt_o[r] && mask_i[r][l]) begin
+            TmemLaneInOwnBank: assert (lane_bank[r][l] == BankW'(l))
+              else $error("otpu_tmem: requester %0d lane %0d addresses another bank", r, l);
+          end
         end
       end
     end

@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "sim/rtl/assertions.h"
 #include "sim/rtl/core_cycle.h"
 #include "sim/rtl/dram_model.h"
 #include "base/status.h"
@@ -52,6 +54,9 @@ class BoardModel {
   // queue): OnRunStart when RUN rises, OnClock per run cycle, OnRunEnd at halt or error.
   // Only when a hook is added are events read each cycle (the tap costs time).
   virtual void AddHook(rtl::ClockHook* hook) = 0;
+  // The SV assertions that failed so far (sim/rtl/assertions.h), in order. Each is also printed
+  // on stderr as one rtl::AssertionLine and passed to the hooks (ClockHook::OnAssertion).
+  virtual const std::vector<rtl::AssertionFailure>& assertions() const = 0;
 
   // Build parameters, for tests (the host learns them from VERSION and CAPS); the same in
   // every configuration.

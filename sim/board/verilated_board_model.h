@@ -6,10 +6,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
 #include <memory>
 #include <vector>
 
 #include "sim/board/board_model.h"
+#include "sim/rtl/assertions.h"
 #include "sim/rtl/verilated_ports.h"
 #include "verilated.h"
 #include "base/status.h"
@@ -71,7 +76,9 @@ class VerilatedBoardModel final : public BoardModel {
       : BoardModel(cfg),
         dram_(dram),
         context_(MakeContext(kInstrumented)),
-        top_(std::make_unique<Top>(context_.get(), "otpu_board")) {
+        // Verilator registers the model's scopes in the thread's current context.
+        top_((Verilated::threadContextp(context_.get()),
+              std::make_unique<Top>(context_.get(), "otpu_board"))) {
 #if OTPU_BOARD_INSTRUMENTED
     if constexpr (kInstrumented) {
       LiveContexts().insert(context_.get());
@@ -79,6 +86,18 @@ class VerilatedBoardModel final : public BoardModel {
     }
 #endif
     OTPU_CHECK(regmap == 1 || regmap == 2);
+    // The RTL's test plusargs (the assertion self-test, rtl/board/otpu_board.sv), read by its
+    // initial blocks at the first evaluation below, through this thread's context. Set even
+    // when empty: Verilator refuses $value$plusargs before any commandArgs.
+    std::vector<std::string> words = {"otpu_board"};
+    if (const char* plusargs = std::getenv("OTPU_RTL_PLUSARGS")) {
+      std::istringstream in(plusargs);
+      for (std::string w; in >> w;) words.push_back(w);
+    }
+    std::vector<const char*> argv;
+    for (const std::string& w : words) argv.push_back(w.c_str());
+    context_->commandArgs(int(argv.size()), argv.data());
+    Verilated::threadContextp(context_.get());
     top_->regmap_v1_i = regmap == 1;
     top_->clk_i = 0;
     top_->reg_valid_i = 0;
@@ -100,12 +119,19 @@ class VerilatedBoardModel final : public BoardModel {
     OTPU_CHECK(version == cfg.Version());
     chunk_bytes_ = int(version >> 16);
   }
+  // Verilator erases a model's scopes (which --assert's %m needs) through the thread's current
+  // context, not the model's: make it this model's while the model goes, and forget it after,
+  // so that no model erases through a context already destroyed.
   ~VerilatedBoardModel() override {
 #if OTPU_BOARD_INSTRUMENTED
     CloseWaves();
     LiveContexts().erase(context_.get());
 #endif
     top_->final();
+    Verilated::threadContextp(context_.get());
+    top_.reset();
+    context_.reset();
+    Verilated::threadContextp(nullptr);
   }
 
   void set_dram(rtl::DramModel* dram) override { dram_ = dram; }
@@ -146,6 +172,7 @@ class VerilatedBoardModel final : public BoardModel {
 
   int64_t cycle() const override { return cycle_; }
   void AddHook(rtl::ClockHook* hook) override { hooks_.push_back(hook); }
+  const std::vector<rtl::AssertionFailure>& assertions() const override { return assertions_; }
 
  private:
   // VERSION through the bus, in a cycle of its own (construction: before the clock starts).
@@ -165,6 +192,9 @@ class VerilatedBoardModel final : public BoardModel {
   // One clock cycle: the DRAM model serves the ports, a register request (if reg_valid) is
   // presented, the event tap runs, the clock rises; *rdata (if given) gets the read's answer.
   void Cycle(bool reg_valid, bool reg_we, uint32_t offset, uint32_t wdata, uint32_t* rdata) {
+    // An assertion failing in this cycle's evaluations is stamped with its run cycle.
+    assert_cycle_ = top_->running_o ? (in_run_ ? run_cycle_ : 0) : -1;
+    const rtl::AssertionCapture capture(&assertions_, &assert_cycle_);
     top_->reg_valid_i = reg_valid;
     top_->reg_we_i = reg_we;
     top_->reg_addr_i = uint16_t(offset);
@@ -219,6 +249,8 @@ class VerilatedBoardModel final : public BoardModel {
     axi_err_pending_ = !dram_->status().ok() && err_reported_for_ != dram_;
     if (axi_err_pending_) err_reported_for_ = dram_;
 
+    if (assertions_.size() > reported_) ReportAssertions();
+
     if (rdata != nullptr) {
       OTPU_CHECK(top_->reg_rvalid_o);
       *rdata = top_->reg_rdata_o;
@@ -256,8 +288,21 @@ class VerilatedBoardModel final : public BoardModel {
   bool waves_done_ = false;
 #endif
   int run_index_ = -1;              // runs seen (RUN rising), 0-based
+  // New failures: one line each on stderr (how the card's emulator passes them on,
+  // rtl::ParseAssertionLine), and to the hooks.
+  void ReportAssertions() {
+    for (; reported_ < assertions_.size(); ++reported_) {
+      const rtl::AssertionFailure& f = assertions_[reported_];
+      std::fprintf(stderr, "%s\n", rtl::AssertionLine(f).c_str());
+      for (rtl::ClockHook* h : hooks_) h->OnAssertion(f);
+    }
+    std::fflush(stderr);
+  }
 
   rtl::DramModel* dram_;
+  std::vector<rtl::AssertionFailure> assertions_;
+  size_t reported_ = 0;       // assertions_ passed on so far
+  int64_t assert_cycle_ = -1;  // the run cycle being evaluated, -1 outside a run
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Top> top_;
   std::vector<rtl::ClockHook*> hooks_;

@@ -11,6 +11,8 @@
 
 namespace otpu::rtl {
 
+struct AssertionFailure;
+
 inline constexpr int kCoreUnits = 4;      // DMA MXU QUANT VPU (unit ids 0..3)
 inline constexpr int kWindowColumns = 15; // bm bd am aq mx fm fq fv fc bs as ms mb ff ld
 
@@ -88,6 +90,8 @@ class ClockHook {
   virtual void OnClock(const CoreCycle& cycle) = 0;
   // The run stopped (halt, error or cycle limit), after its last OnClock.
   virtual void OnRunEnd() {}
+  // An SV assertion failed (sim/rtl/assertions.h), after the cycle it failed in.
+  virtual void OnAssertion(const AssertionFailure& failure) { (void)failure; }
 };
 
 }  // namespace otpu::rtl

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "workloads/isa/run_events.h"
+#include "sim/rtl/assertions.h"
 #include "sim/rtl/core_cycle.h"
 #include "base/status.h"
 #include "workloads/isa/config.h"
@@ -29,6 +30,7 @@ class EventCollector : public ClockHook {
 
   void OnRunStart() override;
   void OnClock(const CoreCycle& c) override;
+  void OnAssertion(const AssertionFailure& f) override { assertions_.push_back(f); }
 
   // What the run did so far. `events.cycles` is set once the halt event was seen.
   const trace::RunEvents& events() const { return events_; }
@@ -40,6 +42,9 @@ class EventCollector : public ClockHook {
   // Internal when the bundle broke a rule (an event for a slot that holds no instruction,
   // an end before a start): the RTL's bug, named with cycle and slot.
   const Status& status() const { return status_; }
+  // Every SV assertion that failed while this hook was attached, over all runs (OnRunStart does
+  // not clear them): the assertions verdict's input.
+  const std::vector<AssertionFailure>& assertions() const { return assertions_; }
 
  private:
   // The instruction in `slot`, or nullptr (recording the broken rule).
@@ -52,6 +57,7 @@ class EventCollector : public ClockHook {
   std::array<int64_t, 16> slot_idx_{};  // instruction index per window slot, -1 free
   bool halted_ = false;
   Status status_;
+  std::vector<AssertionFailure> assertions_;
 };
 
 }  // namespace otpu::rtl

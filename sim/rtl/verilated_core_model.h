@@ -19,13 +19,24 @@ class VerilatedCoreModel final : public CoreModel {
  public:
   VerilatedCoreModel()
       : context_(std::make_unique<VerilatedContext>()),
-        top_(std::make_unique<Top>(context_.get(), "otpu_core")) {
+        // Verilator registers the model's scopes in the thread's current context.
+        top_((Verilated::threadContextp(context_.get()),
+              std::make_unique<Top>(context_.get(), "otpu_core"))) {
     top_->clk_i = 0;
     top_->run_i = 0;
     top_->win_len_i = 64;
     Reset();
   }
-  ~VerilatedCoreModel() override { top_->final(); }
+  // Verilator erases a model's scopes (which --assert's %m needs) through the thread's current
+  // context, not the model's: make it this model's while the model goes, and forget it after,
+  // so that no model erases through a context already destroyed.
+  ~VerilatedCoreModel() override {
+    top_->final();
+    Verilated::threadContextp(context_.get());
+    top_.reset();
+    context_.reset();
+    Verilated::threadContextp(nullptr);
+  }
 
   uint32_t version() const override { return top_->version_o; }
 

@@ -11,8 +11,10 @@
 
 namespace otpu::regress {
 
-// The three verdicts of a cell, in this order.
-inline constexpr const char* kVerdictNames[] = {"correctness", "parity", "performance"};
+// The verdicts of a cell, in this order: the functional ones first, so a functional bug is
+// never reported as performance alone (docs/regress.md "Verdicts").
+inline constexpr const char* kVerdictNames[] = {"correctness", "parity", "dependency",
+                                                "assertions", "performance"};
 
 // pass; fail (the verdict's check failed: a finding); error (the cell could not be judged: a
 // crash, a missing tool, an emulator that did not start: infrastructure); skip.
@@ -21,7 +23,7 @@ const char* OutcomeName(Outcome o);
 bool ParseOutcome(const std::string& name, Outcome* o);
 
 struct Verdict {
-  std::string name;  // correctness | parity | performance
+  std::string name;  // one of kVerdictNames
   Outcome outcome = Outcome::kSkip;
   std::string message;  // one line: why it failed, or what passed
   std::string detail;   // more lines (the diff, the first divergence); may be empty

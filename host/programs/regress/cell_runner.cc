@@ -1,5 +1,6 @@
 #include "host/programs/regress/cell_runner.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -15,6 +16,7 @@
 #include "host/programs/board_factory.h"
 #include "host/programs/regress/cell_profiles.h"
 #include "host/programs/regress/baseline.h"
+#include "host/programs/regress/dependency.h"
 #include "host/programs/regress/emulator_args.h"
 #include "host/programs/regress/func_coverage.h"
 #include "host/programs/regress/verdicts.h"
@@ -258,6 +260,7 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   const std::vector<workloads::DramRange> written = isa_log.DramWrites(*cfg);
   if (Status s = DumpOnIsa(isa, dump); !s.ok()) return all_error(s.message());
   StatusOr<SparseMemory> board_state = Internal("no state dump ran");
+  std::vector<rtl::AssertionFailure> card_assertions;
 
   // The board model in this process, with the core's event tap: the rtl profile (and, for a
   // sim cell, everything else).
@@ -297,6 +300,8 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
     const std::string why = "not judged: the recording stopped at the trace, which does not decode";
     r.verdicts = {{"correctness", Outcome::kSkip, why, ""},
                   {"parity", Outcome::kFail, "the trace records do not decode (" + where + "): " + s.message(), ""},
+                  {"dependency", Outcome::kSkip, why, ""},
+                  {"assertions", Outcome::kSkip, why, ""},
                   {"performance", Outcome::kSkip, why, ""}};
     r.verdicts[0].time_s = SecondsSince(t0);
     return finish(r);
@@ -337,20 +342,47 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
     card_rec->rtl = std::move(rec.rtl);
     rec = std::move(*card_rec);
     board_state = DumpOnBoard(*board, dump, written, rec_opts.runner.timeout);
+    // The emulator's board prints each failed assertion as one line on stderr.
+    flipping.reset();
+    board = nullptr;
+    card->reset();  // close the device files before the emulator stops
+    const SubprocessResult ended = (*emu)->Stop(SIGTERM);
+    size_t at = 0;
+    while (at < ended.err.size()) {
+      size_t eol = ended.err.find('\n', at);
+      if (eol == std::string::npos) eol = ended.err.size();
+      rtl::AssertionFailure f;
+      if (rtl::ParseAssertionLine(ended.err.substr(at, eol - at), &f)) card_assertions.push_back(f);
+      at = eol + 1;
+    }
   }
   if (!board_state.ok()) return all_error("board: " + board_state.status().message());
   r.cycles = rec.hw.cycles;
   r.efficiency = rec.hw.roofline.efficiency;
 
-  // Verdict times: the ISA and board runs are shared by all three verdicts but exist for
-  // correctness's comparison, so they count for it; parity and performance time their own
-  // comparisons (docs/regress.md "Verdict times").
+  // Verdict times: the ISA and board runs are shared by all the verdicts but exist for
+  // correctness's comparison, so they count for it; the others time their own work (docs/regress.md "Verdict times").
   r.verdicts.push_back(
       WithWholeState(Correctness(*run, isa.dram(), rec.dram, rec.check),
                      WholeState(*cfg, dump, written, isa.dram(), *board_state, &isa_log)));
   r.verdicts.back().time_s = SecondsSince(t0);
   auto t_verdict = std::chrono::steady_clock::now();
   r.verdicts.push_back(Parity(*rec.rtl, rec.hw, rec.bucket_cycles));
+  r.verdicts.back().time_s = SecondsSince(t_verdict);
+  t_verdict = std::chrono::steady_clock::now();
+  // Dependency: the traced step's instructions, footprints from the ISA simulator's operands.
+  int traced_step = 0;
+  for (size_t i = 0; i < run->steps.size(); ++i) {
+    if (run->steps[i].traced) traced_step = int(i);
+  }
+  std::vector<DispatchedInstr> dispatched;
+  for (const WriteLog::Entry& e : isa_log.StepEntries(traced_step)) {
+    dispatched.push_back({e.idx, e.pc, e.resolved});
+  }
+  r.verdicts.push_back(Dependency(*cfg, dispatched, {&*rec.rtl, &rec.hw}));
+  r.verdicts.back().time_s = SecondsSince(t_verdict);
+  t_verdict = std::chrono::steady_clock::now();
+  r.verdicts.push_back(Assertions(collector.assertions(), card_assertions, cell.transport == "card"));
   r.verdicts.back().time_s = SecondsSince(t_verdict);
   t_verdict = std::chrono::steady_clock::now();
   const std::string baseline_path = opts.baselines_dir + "/" + cell.FileName() + ".json";

@@ -121,7 +121,7 @@ TEST(RegressInput, TheKeyOfABaselineThatIsNotAFileIsComputedWithoutReadingIt) {
   EXPECT_EQ(zero, fifo);
 }
 
-TEST(RegressInput, AResultWithoutTheThreeVerdictsIsNotAResult) {
+TEST(RegressInput, AResultWithoutEveryVerdictIsNotAResult) {
   CellResult r = ErrorResult("a/b/c/d/s0", 0, "x");
   for (Verdict& v : r.verdicts) v.outcome = Outcome::kPass;
   ASSERT_TRUE(ParseCellResult(CellResultJson(r), "c.json").ok());
@@ -130,10 +130,23 @@ TEST(RegressInput, AResultWithoutTheThreeVerdictsIsNotAResult) {
   StatusOr<CellResult> bad = ParseCellResult(CellResultJson(renamed), "c.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("c.json: verdicts: expected exactly correctness, parity, "
-                                        "performance"), std::string::npos) << bad.status().message();
+                                        "dependency, assertions, performance"), std::string::npos) << bad.status().message();
   CellResult two = r;
   two.verdicts.pop_back();
   EXPECT_FALSE(ParseCellResult(CellResultJson(two), "c.json").ok());
+}
+
+// A result written before the dependency verdict existed (correctness, parity, performance,
+// all passed) is not a result of this build: never reused as a pass, so the cell runs again.
+TEST(RegressInput, AnOldResultOfThreeVerdictsIsNotAResult) {
+  CellResult old = ErrorResult("a/b/c/d/s0", 0, "x");
+  old.verdicts = {{"correctness", Outcome::kPass, "ok", ""},
+                  {"parity", Outcome::kPass, "ok", ""},
+                  {"performance", Outcome::kPass, "ok", ""}};
+  StatusOr<CellResult> bad = ParseCellResult(CellResultJson(old), "c.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("c.json: verdicts: expected exactly"), std::string::npos)
+      << bad.status().message();
 }
 
 // `merge` (and the end of `run`) reads every result: a damaged one is that cell's error, and

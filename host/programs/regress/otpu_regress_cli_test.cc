@@ -19,6 +19,7 @@
 #include "base/exit_codes.h"
 #include "rapidjson/document.h"
 #include "base/testing/subprocess.h"
+#include "host/programs/regress/cell_result.h"
 
 namespace otpu::regress {
 namespace {
@@ -83,6 +84,58 @@ class OtpuRegressTest : public ::testing::Test {
   fs::path dir_;
 };
 
+// The line Verilator names for assertion `label` of rtl/board/otpu_board.sv (1-based): that of
+// its $error, the first at or after the label. 0 when there is none.
+int LineOf(const std::string& label) {
+  std::ifstream in(OTPU_BOARD_SV);
+  int n = 0;
+  bool seen = false;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    seen = seen || line.find(label + ":") != std::string::npos;
+    if (seen && line.find("$error") != std::string::npos) return n;
+  }
+  return 0;
+}
+
+// A failed SV assertion, end to end: the board model's self-test assertion (BoardAssertSelfTest
+// in rtl/board/otpu_board.sv, made to fail at run cycle 100 by the plusarg that
+// OTPU_RTL_PLUSARGS passes) fails the sim cell and the card cell on the assertions verdict,
+// naming it, its file:line and the cycle, in the board model and (card) in the emulator; the
+// other verdicts are still judged and pass.
+TEST_F(OtpuRegressTest, AFailedAssertionFailsTheCellNamingItsFileLineAndCycle) {
+  const int line = LineOf("BoardAssertSelfTest");
+  ASSERT_GT(line, 0);
+  Result r;
+  {
+    testutil::ScopedEnv env("OTPU_RTL_PLUSARGS", "+otpu_assert_selftest=100");
+    r = Run("m.json", {"--only", "axi-stall20"});
+  }
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  const std::string want = "BoardAssertSelfTest at rtl/board/otpu_board.sv:" + std::to_string(line) +
+                           ", run cycle 100: otpu_board: the assertion self-test fails at run cycle 100";
+  for (const char* cell : {"mlp-small.sim.axi-stall20.sim.s0", "mlp-small.sim.axi-stall20.card.s0"}) {
+    const std::string path = (dir_ / "out" / "cells" / (std::string(cell) + ".json")).string();
+    StatusOr<CellResult> res = ParseCellResult(Slurp(path), path);
+    ASSERT_TRUE(res.ok()) << res.status().message();
+    ASSERT_EQ(res->verdicts.size(), std::size(kVerdictNames));
+    const Verdict& a = res->verdicts[3];
+    EXPECT_EQ(a.name, "assertions");
+    EXPECT_EQ(a.outcome, Outcome::kFail);
+    EXPECT_EQ(a.message.rfind(want + " (the board model)", 0), 0u) << a.message;
+    for (int i : {0, 1, 2}) EXPECT_EQ(res->verdicts[size_t(i)].outcome, Outcome::kPass) << res->verdicts[size_t(i)].message;
+    if (std::string(cell).find(".card.") != std::string::npos) {
+      EXPECT_NE(a.detail.find("card's emulator: " + want), std::string::npos) << a.detail;
+    }
+  }
+  EXPECT_NE(r.out.find("assertions: " + want), std::string::npos) << r.out;
+
+  // Without the plusarg the same cells pass their assertions (a rerun: the key does not cover
+  // the environment, so --no-reuse).
+  r = Run("m.json", {"--only", "axi-stall20", "--no-reuse"});
+  EXPECT_EQ(r.out.find("assertions:"), std::string::npos) << r.out;
+}
+
 TEST_F(OtpuRegressTest, BaselinesAreAcceptedThenGatedExactlyAndReused) {
   Result r = Run("m.json");
   EXPECT_EQ(r.code, 1) << r.out << r.err;
@@ -103,7 +156,7 @@ TEST_F(OtpuRegressTest, BaselinesAreAcceptedThenGatedExactlyAndReused) {
   const std::string index = Slurp(dir_ / "out" / "index.json");
   EXPECT_NE(index.find("\"passed\": true"), std::string::npos);
   const std::string md = Slurp(dir_ / "out" / "summary.md");
-  EXPECT_NE(md.find("| `mlp-small/sim/axi-stall20/card/s0` | pass | pass | pass |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `mlp-small/sim/axi-stall20/card/s0` | pass | pass | pass | pass |"), std::string::npos) << md;
 
   // The JUnit file validates against the schema CI tools read (tests/regress/junit.xsd).
   const testutil::ProcessResult lint = testutil::RunProcess(
@@ -126,7 +179,7 @@ TEST_F(OtpuRegressTest, BaselinesAreAcceptedThenGatedExactlyAndReused) {
   for (std::sregex_iterator it(junit.begin(), junit.end(), testcase), end; it != end; ++it) {
     times[(*it)[1].str()] = std::stod((*it)[2].str());
   }
-  ASSERT_EQ(times.size(), 3u) << junit;
+  ASSERT_EQ(times.size(), std::size(kVerdictNames)) << junit;
   EXPECT_GT(times["correctness"], times["parity"]) << junit;
   EXPECT_GT(times["correctness"], times["performance"]) << junit;
   EXPECT_NE(times["parity"], times["performance"]) << junit;

@@ -126,6 +126,8 @@ CellResult Result(const std::string& id, int index, const std::string& memory, i
   r.command = "otpu-regress cell m.json --id " + id;
   r.verdicts = {{"correctness", Outcome::kPass, "ok", ""},
                 {"parity", Outcome::kPass, "ok", ""},
+                {"dependency", Outcome::kPass, "ok", ""},
+                {"assertions", Outcome::kPass, "ok", ""},
                 {"performance", perf, perf == Outcome::kPass ? "equal" : "differs <&>", "pc 3 MM"}};
   return r;
 }
@@ -190,7 +192,7 @@ TEST(Report, SummaryFoldsPassingRows) {
   const size_t end = md.find("</details>");
   ASSERT_NE(details, std::string::npos) << md;
   ASSERT_NE(end, std::string::npos) << md;
-  const size_t failing = md.find("| `m/sim/ideal/sim/s0` | pass | pass | **FAIL** |");
+  const size_t failing = md.find("| `m/sim/ideal/sim/s0` | pass | pass | pass | pass | **FAIL** |");
   const size_t missing = md.find("| `m/board/ideal/sim/s0` | **ERROR** |");
   EXPECT_LT(failing, details) << md;
   EXPECT_LT(missing, details) << md;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <iterator>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -457,8 +458,14 @@ std::string MarkdownSummary(const Index& index) {
   md += StrFormat(", in %.1f s. Matrix `%s`.\n\n", index.wall_s, index.matrix.c_str());
   // Failing cells (and missing ones) stay in sight; passing rows fold into <details>, so a
   // large matrix's step summary or merge-request note opens on what needs reading.
-  const std::string head =
-      "| cell | correctness | parity | performance | cycles | roofline |\n|---|---|---|---|---:|---:|\n";
+  std::string head = "| cell ", rule = "|---";
+  for (const char* name : kVerdictNames) {
+    head += StrFormat("| %s ", name);
+    rule += "|---";
+  }
+  head += "| cycles | roofline |\n" + rule + "|---:|---:|\n";
+  std::string empty_row;
+  for (size_t i = 1; i < std::size(kVerdictNames) + 2; ++i) empty_row += " |";
   auto row = [](const CellResult& c) {
     std::string line = "| `" + c.id + "` ";
     for (const char* name : kVerdictNames) {
@@ -472,7 +479,7 @@ std::string MarkdownSummary(const Index& index) {
   };
   std::string failing, passing;
   for (const CellResult& c : index.cells) (c.outcome() == Outcome::kPass ? passing : failing) += row(c);
-  for (const std::string& m : index.missing) failing += "| `" + m + "` | **ERROR** | | | | |\n";
+  for (const std::string& m : index.missing) failing += "| `" + m + "` | **ERROR** |" + empty_row + "\n";
   if (!failing.empty()) md += head + failing;
   if (!passing.empty()) {
     md += StrFormat("%s<details><summary>%d passing cells</summary>\n\n", failing.empty() ? "" : "\n", pass) +

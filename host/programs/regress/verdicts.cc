@@ -99,6 +99,35 @@ Verdict Parity(const lens::Profile& rtl, const lens::Profile& hw, int bucket_cyc
   return v;
 }
 
+Verdict Assertions(const std::vector<rtl::AssertionFailure>& board,
+                   const std::vector<rtl::AssertionFailure>& card, bool card_cell) {
+  Verdict v{"assertions", Outcome::kPass, "", ""};
+  const size_t n = board.size() + card.size();
+  if (n == 0 && !rtl::AssertionsCompiled()) {
+    return Verdict{"assertions", Outcome::kSkip,
+                   "not judged: this build's models have no assertions (OTPU_RTL_ASSERT=OFF)", ""};
+  }
+  if (n == 0) {
+    v.message = card_cell ? "no SV assertion failed in the board model nor in the card's emulator"
+                          : "no SV assertion failed in the board model";
+    return v;
+  }
+  v.outcome = Outcome::kFail;
+  const rtl::AssertionFailure& first = board.empty() ? card.front() : board.front();
+  v.message = first.Text() + (board.empty() ? " (the card's emulator)" : " (the board model)");
+  if (n > 1) v.message += StrFormat("; %zu failures in all", n);
+  size_t shown = 0;
+  for (const auto* list : {&board, &card}) {
+    for (const rtl::AssertionFailure& f : *list) {
+      if (shown++ == 20) break;
+      v.detail += StrFormat("%s: %s in %s\n", list == &board ? "board model" : "card's emulator",
+                            f.Text().c_str(), f.scope.c_str());
+    }
+  }
+  if (n > 20) v.detail += StrFormat("... and %zu more\n", n - 20);
+  return v;
+}
+
 Verdict Performance(const std::string& id, const lens::Profile& judged, bool accept,
                     const std::string& path, std::string* accepted,
                     std::vector<MovedInstr>* moved) {

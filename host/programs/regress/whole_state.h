@@ -48,6 +48,14 @@ class WriteLog : public lens::StepRunner {
   std::string LastWriter(const isa::Config& cfg, const std::string& space, uint64_t addr) const;
   // Every unit instruction run, in order (step, then dispatch order).
   const std::vector<Entry>& entries() const { return entries_; }
+  // The unit instructions of step `step` (0-based), in dispatch order.
+  std::vector<Entry> StepEntries(int step) const {
+    std::vector<Entry> out;
+    for (const Entry& e : entries_) {
+      if (e.step == step) out.push_back(e);
+    }
+    return out;
+  }
 
  private:
   lens::IsaStepRunner* isa_;

@@ -41,7 +41,7 @@ using lens::cli::kExitUsage;
 constexpr const char* kUsage =
     "usage: otpu-lens record -o FILE [--dev PREFIX] [--model DIR]\n"
     "                        [--prompt TEXT | --prompt-ids IDS] [--tokens N] [--pos N]\n"
-    "                        [--keep first|last]\n"
+    "                        [--keep auto|stream|first|last]\n"
     "                        [--wformat int8|int4|fp4|mix] [--head-format int8|int4|fp4]\n"
     "                        [--timeout SEC] [--open]\n"
     "       otpu-lens record -o FILE --sim [--workload NAME | --model DIR ...] [options above]\n"
@@ -105,7 +105,8 @@ int Record(const std::vector<std::string>& args) {
                                             "with --sim)");
   add("tokens", po::value<int>()->default_value(1), "steps to trace, one profile each");
   add("pos", po::value<int>(), "first traced position (default the last prompt token) or step");
-  add("keep", po::value<std::string>()->default_value("first"), "first | last");
+  add("keep", po::value<std::string>()->default_value("auto"),
+      "auto | stream | first | last (auto: stream when the card can)");
   add("wformat", po::value<std::string>()->default_value("int8"), "int8 | int4 | fp4 | mix");
   add("head-format", po::value<std::string>(), "int8 | int4 | fp4 (LM head)");
   add("timeout", po::value<double>(), "seconds one run may take (card 10, --sim 1800)");
@@ -162,10 +163,17 @@ int Record(const std::vector<std::string>& args) {
     }
   }
   const std::string keep = vm["keep"].as<std::string>();
-  if (keep != "first" && keep != "last") {
-    return Fail(kExitUsage, prog + "--keep " + keep + ": expected first or last");
+  if (keep == "auto") {
+    ra.keep = lens::TraceKeep::kAuto;
+  } else if (keep == "stream") {
+    ra.keep = lens::TraceKeep::kStream;
+  } else if (keep == "first") {
+    ra.keep = lens::TraceKeep::kFirst;
+  } else if (keep == "last") {
+    ra.keep = lens::TraceKeep::kLast;
+  } else {
+    return Fail(kExitUsage, prog + "--keep " + keep + ": expected auto, stream, first or last");
   }
-  ra.keep_last = keep == "last";
   const std::string wf = vm["wformat"].as<std::string>();
   if (checkpoint) {
     models::CheckpointRequest req;

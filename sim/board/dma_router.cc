@@ -65,7 +65,8 @@ void DmaRouter::ReadWindow(tlm::tlm_generic_payload& trans, sc_core::sc_time& de
   OTPU_CHECK(core_->time() == at);
   core_->ReadTraceWindow(first, records.size(), records.data());
   const sc_core::sc_time port = core_->time() - at;
-  const sc_core::sc_time cost = CyclesToTime(window_read_.Cycles(len));
+  const uint64_t beats = (offset + len + 63) / 64 - offset / 64;
+  const sc_core::sc_time cost = CyclesToTime(window_read_.Cycles(beats));
   delay += port > cost ? port : cost;
   std::memcpy(trans.get_data_ptr(), reinterpret_cast<const uint8_t*>(records.data()) +
                                         (offset - first * kRecordBytes),

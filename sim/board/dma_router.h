@@ -18,13 +18,15 @@ namespace otpu::board {
 
 // What one host DMA read of the trace window costs a card (docs/board.md "Time"): a fixed
 // setup (the driver's descriptor, the engine's start, the completion) and the transfer at the
-// link's bandwidth, but never faster than the window port's beat a cycle.
+// link's bandwidth, but never faster than the window port's beat a cycle. The transfer moves
+// whole 64-byte beats (a host that widens its reads to beats, as XdmaBoard does, pays the same).
 struct DmaReadCost {
   int64_t setup_cycles = 200;        // 2 us at 100 MHz
   int64_t bytes_per_cycle = 32;      // 3.2 GB/s at 100 MHz
-  // Core cycles a read of `bytes` takes, all in.
-  int64_t Cycles(uint64_t bytes) const {
-    return setup_cycles + int64_t((bytes + uint64_t(bytes_per_cycle) - 1) / uint64_t(bytes_per_cycle));
+  // Core cycles a read of `beats` 64-byte beats takes, all in.
+  int64_t Cycles(uint64_t beats) const {
+    return setup_cycles +
+           int64_t((beats * 64 + uint64_t(bytes_per_cycle) - 1) / uint64_t(bytes_per_cycle));
   }
 };
 

@@ -165,7 +165,7 @@ Status Card::WriteProgram(const isa::Program& program, uint64_t prog_addr) {
 
 StatusOr<uint32_t> Card::Poll(Reg reg, uint32_t mask, bool until_set,
                               std::chrono::milliseconds timeout, PollWait wait,
-                              const std::string& what) {
+                              const std::string& what, const PollWork& work) {
   const Clock::time_point deadline = Clock::now() + timeout;
   for (int polls = 0;; ++polls) {
     const Clock::time_point at = Clock::now();
@@ -182,6 +182,13 @@ StatusOr<uint32_t> Card::Poll(Reg reg, uint32_t mask, bool until_set,
       return DeadlineExceeded(StrFormat(
           "%s: %s within %lld ms: %s reads %s%s", board_->Describe().c_str(), what.c_str(),
           (long long)timeout.count(), RegName(reg), Hex(v).c_str(), bits.c_str()));
+    }
+    if (work) {
+      ASSIGN_OR_RETURN(bool worked, work());
+      if (worked) {
+        polls = 0;  // records keep coming: poll again at once
+        continue;
+      }
     }
     if (polls >= kFastPolls) std::this_thread::sleep_until(at + kPollInterval);
   }
@@ -216,6 +223,27 @@ Status Card::LoadImem() {
       .status();
 }
 
+Status Card::ReadRing(int64_t first, int64_t n, uint64_t* out) {
+  const int64_t depth = info_.trace_depth();
+  first %= depth;
+  if (info_.has_trace_window()) {
+    const int64_t head = std::min(n, depth - first);  // up to the end of the buffer
+    if (head > 0) {
+      RETURN_IF_ERROR(
+          board_->ReadDma(kTraceWindowBase + 8 * uint64_t(first), out, size_t(head) * 8));
+    }
+    if (n > head) RETURN_IF_ERROR(board_->ReadDma(kTraceWindowBase, out + head, size_t(n - head) * 8));
+    return OkStatus();
+  }
+  RETURN_IF_ERROR(Write(Reg::kTRACE_ADDR, uint32_t(first)));
+  for (int64_t i = 0; i < n; ++i) {
+    ASSIGN_OR_RETURN(uint32_t lo, Read(Reg::kTRACE_LO));
+    ASSIGN_OR_RETURN(uint32_t hi, Read(Reg::kTRACE_HI));  // advances TRACE_ADDR
+    out[i] = (uint64_t(hi) << 32) | lo;
+  }
+  return OkStatus();
+}
+
 StatusOr<TraceDrain> Card::ReadTrace(bool keep_last) {
   if (!info_.has_trace()) {
     return InvalidArgument(board_->Describe() + ": no trace buffer to read (" +
@@ -234,23 +262,45 @@ StatusOr<TraceDrain> Card::ReadTrace(bool keep_last) {
   const int64_t first = t.wrapped ? t.count % t.depth : 0;
   t.records.resize(size_t(n));
   t.via_window = info_.has_trace_window();
-  if (t.via_window) {
-    const int64_t head = std::min(n, t.depth - first);  // up to the end of the buffer
-    RETURN_IF_ERROR(board_->ReadDma(kTraceWindowBase + 8 * uint64_t(first), t.records.data(),
-                                    size_t(head) * 8));
-    if (n > head) {
-      RETURN_IF_ERROR(
-          board_->ReadDma(kTraceWindowBase, t.records.data() + head, size_t(n - head) * 8));
-    }
-    return t;
-  }
-  RETURN_IF_ERROR(Write(Reg::kTRACE_ADDR, uint32_t(first)));
-  for (int64_t i = 0; i < n; ++i) {
-    ASSIGN_OR_RETURN(uint32_t lo, Read(Reg::kTRACE_LO));
-    ASSIGN_OR_RETURN(uint32_t hi, Read(Reg::kTRACE_HI));  // advances TRACE_ADDR
-    t.records[size_t(i)] = (uint64_t(hi) << 32) | lo;
-  }
+  RETURN_IF_ERROR(ReadRing(first, n, t.records.data()));
+  t.drained = n;
   return t;
+}
+
+StatusOr<bool> Card::DrainStream(const TraceSink& sink, TraceDrain* t) {
+  ASSIGN_OR_RETURN(uint32_t widx, Read(Reg::kTRACE_WIDX));
+  const uint32_t n = widx - stream_rptr_;
+  if (n == 0) return false;
+  if (n > uint32_t(t->depth)) {
+    // The unit never writes past DEPTH unread records: a card that did is broken.
+    return DataLoss(StrFormat("%s: TRACE_WIDX reads %u with TRACE_RPTR at %u: %u unread records "
+                              "in a ring of %lld",
+                              board_->Describe().c_str(), widx, stream_rptr_, n,
+                              (long long)t->depth));
+  }
+  stream_chunk_.resize(n);
+  RETURN_IF_ERROR(ReadRing(int64_t(stream_rptr_), int64_t(n), stream_chunk_.data()));
+  if (sink) {
+    RETURN_IF_ERROR(sink(stream_chunk_.data(), n));
+  } else {
+    t->records.insert(t->records.end(), stream_chunk_.begin(), stream_chunk_.end());
+  }
+  const int64_t from = t->drained;               // the old read pointer
+  const int64_t full_at = t->drained + t->depth;  // where the ring was full under it
+  stream_rptr_ = widx;
+  RETURN_IF_ERROR(Write(Reg::kTRACE_RPTR, widx));  // the unit may now overwrite them
+  t->drained += n;
+  ++t->drains;
+  // Lines dropped since the last drain were lost while the old read pointer stood: after the
+  // records it covered and no later than where it held the ring full. DROP is read right after
+  // the new pointer: the ring then has room for far more than the unit writes in one register
+  // access, so nothing dropped under the new pointer is counted here.
+  ASSIGN_OR_RETURN(uint32_t drop, Read(Reg::kTRACE_DROP));
+  if (drop != stream_drop_) {
+    t->gaps.push_back({from, full_at, int64_t(uint32_t(drop - stream_drop_))});
+    stream_drop_ = drop;
+  }
+  return true;
 }
 
 std::string Card::Stop() {
@@ -300,6 +350,11 @@ StatusOr<RunResult> Card::Run(const RunOptions& opts) {
                                      info_.regmap < 2 ? "the card has register map 1 (no CAPS)"
                                                       : "CAPS bit0 (trace buffer) is 0"));
   }
+  if (opts.trace.enable && opts.trace.stream && !info_.has_trace_stream()) {
+    return InvalidArgument(StrFormat("%s: a streamed trace needs CAPS bit2 (streaming trace), but "
+                                     "CAPS reads 0x%08X",
+                                     where.c_str(), info_.caps));
+  }
   for (int i = 0; i < isa::kNumArgs && info_.regmap < 2; ++i) {
     // Map 1 ends at SCRATCH: its runs start with R8..R15 = 0, so only zero ARGs can run.
     if (opts.args[size_t(i)] != 0) {
@@ -319,7 +374,12 @@ StatusOr<RunResult> Card::Run(const RunOptions& opts) {
     uint32_t ctrl = 0;
     if (opts.trace.enable) {
       RETURN_IF_ERROR(Write(Reg::kTRACE_CTRL, isa::kTRACE_CTRL_CLEAR));
-      ctrl = isa::kTRACE_CTRL_ENABLE | (opts.trace.keep_last ? 0 : isa::kTRACE_CTRL_STOP_WHEN_FULL);
+      ctrl = isa::kTRACE_CTRL_ENABLE;
+      if (opts.trace.stream) {
+        ctrl |= isa::kTRACE_CTRL_STREAM;  // CLEAR zeroed TRACE_RPTR
+      } else if (!opts.trace.keep_last) {
+        ctrl |= isa::kTRACE_CTRL_STOP_WHEN_FULL;
+      }
     }
     RETURN_IF_ERROR(Write(Reg::kTRACE_CTRL, ctrl));
   }
@@ -334,18 +394,41 @@ StatusOr<RunResult> Card::Run(const RunOptions& opts) {
   RETURN_IF_ERROR(Write(Reg::kCTRL, isa::kCTRL_RUN));
 
   RunResult result;
+  // Streaming: between polls, the new records go to the sink and TRACE_RPTR follows them.
+  const bool streaming = opts.trace.enable && opts.trace.stream;
+  TraceDrain stream;
+  PollWork drain;
+  if (streaming) {
+    stream_rptr_ = 0;
+    stream_drop_ = 0;
+    stream.stream = true;
+    stream.depth = info_.trace_depth();
+    stream.via_window = info_.has_trace_window();
+    drain = [&]() { return DrainStream(opts.trace.sink, &stream); };
+  }
   StatusOr<uint32_t> status =
       Poll(Reg::kSTATUS, isa::kSTATUS_HALTED | isa::kSTATUS_ERROR | isa::kSTATUS_AXI_ERR,
-           /*until_set=*/true, opts.timeout, PollWait::kHalt, "the run did not halt");
+           /*until_set=*/true, opts.timeout, PollWait::kHalt, "the run did not halt", drain);
   if (!status.ok()) {
-    if (status.status().code() != StatusCode::kDeadlineExceeded) return status.status();
-    return DeadlineExceeded(status.status().message() + "; " + Stop());
+    if (status.status().code() == StatusCode::kDeadlineExceeded) {
+      return DeadlineExceeded(status.status().message() + "; " + Stop());
+    }
+    if (streaming && StopSignal() == 0) Stop();  // the sink or a drain failed: end the run
+    return status.status();
   }
   result.status = *status;
   if (opts.trace.enable) {
-    RETURN_IF_ERROR(Poll(Reg::kTRACE_CTRL, isa::kTRACE_CTRL_BUSY, /*until_set=*/false, opts.timeout,
-                         PollWait::kTraceDrain, "the trace did not drain")
-                        .status());
+    StatusOr<uint32_t> idle = Poll(Reg::kTRACE_CTRL, isa::kTRACE_CTRL_BUSY, /*until_set=*/false,
+                                   opts.timeout, PollWait::kTraceDrain, "the trace did not drain",
+                                   drain);
+    if (!idle.ok() && streaming && StopSignal() == 0) Stop();
+    RETURN_IF_ERROR(idle.status());
+    if (streaming) {
+      // BUSY = 0: every record is in the ring; the last of them.
+      StatusOr<bool> last = DrainStream(opts.trace.sink, &stream);
+      if (!last.ok()) Stop();
+      RETURN_IF_ERROR(last.status());
+    }
   }
   RunCounters& c = result.counters;
   ASSIGN_OR_RETURN(c.cycles, Read64(Off(Reg::kCYCLES_LO)));
@@ -367,10 +450,22 @@ StatusOr<RunResult> Card::Run(const RunOptions& opts) {
     for (size_t i = 0; i < delta.size(); ++i) delta[i] = after[i] - (*before)[i];
     c.free_running = delta;
   }
-  if (opts.trace.enable) {
+  if (streaming) {
+    ASSIGN_OR_RETURN(uint32_t count, Read(Reg::kTRACE_COUNT));
+    ASSIGN_OR_RETURN(uint32_t drop, Read(Reg::kTRACE_DROP));
+    stream.count = count;
+    stream.drop = drop;
+    result.trace = std::move(stream);
+  } else if (opts.trace.enable) {
     ASSIGN_OR_RETURN(result.trace, ReadTrace(opts.trace.keep_last));
   }
   RETURN_IF_ERROR(Write(Reg::kCTRL, 0));
+  if (result.trace && !streaming && opts.trace.sink) {
+    // The same sink as streaming: the buffer's records, in order, then none kept here.
+    RETURN_IF_ERROR(opts.trace.sink(result.trace->records.data(), result.trace->records.size()));
+    result.trace->records.clear();
+    result.trace->records.shrink_to_fit();
+  }
   const uint32_t faults = result.status & (isa::kSTATUS_ERROR | isa::kSTATUS_AXI_ERR);
   if (faults) {
     const char* why = (faults & isa::kSTATUS_ERROR) ? "an illegal instruction (ERROR)"

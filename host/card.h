@@ -36,6 +36,8 @@ struct CardInfo {
 
   bool has_trace() const { return (caps & isa::kCAPS_TRACE) != 0; }
   bool has_trace_window() const { return (caps & isa::kCAPS_TRACE_DMA) != 0; }
+  // Streaming trace mode (TRACE_CTRL.STREAM, TRACE_WIDX, TRACE_RPTR): CAPS bit2.
+  bool has_trace_stream() const { return has_trace() && (caps & isa::kCAPS_TRACE_STREAM) != 0; }
   bool has_counters() const { return regmap >= 2; }
   // Trace buffer records (2^CAPS[15:8]); 0 without a trace buffer.
   int64_t trace_depth() const { return has_trace() ? int64_t{1} << ((caps >> 8) & 0xFF) : 0; }
@@ -48,10 +50,21 @@ struct CardInfo {
 // "HALTED ERROR" style names of the STATUS bits set in `status` ("none" when 0).
 std::string StatusBitNames(uint32_t status);
 
+// Where drained trace records go: `n` records, oldest first, each chunk continuing the last,
+// as Card reads them (streaming: while the core runs; otherwise after the run). An error
+// stops the run (CTRL=0) and Run returns it.
+using TraceSink = std::function<Status(const uint64_t* records, size_t n)>;
+
 // How one run records its trace.
 struct TraceOptions {
   bool enable = false;     // TRACE_CTRL ENABLE for this run (off: the buffer records nothing)
-  bool keep_last = false;  // a ring instead of STOP_WHEN_FULL
+  bool keep_last = false;  // a ring instead of STOP_WHEN_FULL (without `stream`)
+  // TRACE_CTRL.STREAM: Card drains the ring while the core runs, the whole run's records
+  // (InvalidArgument on a card without CAPS bit2). Wins over keep_last.
+  bool stream = false;
+  // Receives the records (streaming: as they are drained); unset: they are collected in
+  // TraceDrain::records.
+  TraceSink sink = nullptr;
 };
 
 struct RunOptions {
@@ -71,13 +84,31 @@ struct RunCounters {
   std::optional<std::array<int64_t, isa::kNumCounters>> free_running;
 };
 
-// What the trace buffer held after a traced run.
+// Where a streamed trace lost lines, as a range of the drained record stream. The unit drops
+// a bundle when its capture queue is full: because the ring is full (the host fell behind: the
+// write index stands at the read pointer + DEPTH, so the loss is at `to`) or, rarely, in a
+// burst denser than the queue. Lines counted at one drain (TRACE_DROP, read right after the new
+// TRACE_RPTR) were lost while the previous read pointer stood: after the records it covered and
+// no later than where it held the ring full.
+struct TraceGap {
+  int64_t from = 0;   // records drained before the lines were lost: at least this many ...
+  int64_t to = 0;     // ... and at most this many (from + DEPTH)
+  int64_t lines = 0;  // lines (records) lost, in whole bundles
+};
+
+// What the trace of a traced run gave.
 struct TraceDrain {
-  std::vector<uint64_t> records;  // min(count, depth) records, oldest first
+  // min(count, depth) records, oldest first (streaming: every record drained); empty when
+  // TraceOptions::sink took them.
+  std::vector<uint64_t> records;
+  int64_t drained = 0;            // records read (and given to the sink, if any)
   int64_t count = 0;              // TRACE_COUNT
   int64_t drop = 0;               // TRACE_DROP (lines)
   int64_t depth = 0;              // buffer records
   bool keep_last = false;
+  bool stream = false;      // drained while the core ran (TRACE_CTRL.STREAM)
+  int64_t drains = 0;       // streaming: reads of new records during and after the run
+  std::vector<TraceGap> gaps;  // streaming: where the dropped lines were lost, in order
   bool wrapped = false;     // the ring overwrote its oldest records
   bool via_window = false;  // read through the DMA window, not TRACE_LO/HI
 };
@@ -89,6 +120,10 @@ enum class PollWait {
   kHalt,        // STATUS: the run to end (HALTED, ERROR or AXI_ERR)
   kTraceDrain,  // TRACE_CTRL: the trace to drain (BUSY = 0)
 };
+
+// What Card does between two polls, while it waits: true when it did some work (then the
+// next poll comes at once).
+using PollWork = std::function<StatusOr<bool>()>;
 
 // Sees every value Run reads while it polls, in order, with what it waits for: a board
 // model's tests check what the host saw access by access; a run is unchanged by it.
@@ -156,9 +191,19 @@ class Card {
   // first, then at most one per kPollInterval (a card needs no faster; a board model's reads
   // take longer than that anyway). DeadlineExceeded naming `what` and the register's value
   // when `timeout` passes.
+  // `work` (optional) runs after every poll that does not end the wait.
   StatusOr<uint32_t> Poll(isa::Reg reg, uint32_t mask, bool until_set,
                           std::chrono::milliseconds timeout, PollWait wait,
-                          const std::string& what);
+                          const std::string& what, const PollWork& work = {});
+  // Records [first, first + n) of the buffer (indices mod DEPTH) into `out`: through the DMA
+  // window when CAPS has it, TRACE_ADDR/LO/HI otherwise.
+  Status ReadRing(int64_t first, int64_t n, uint64_t* out);
+  // Streaming: reads TRACE_WIDX, gives the records from the host's read pointer up to it to
+  // the sink and writes TRACE_RPTR; true when there were any.
+  StatusOr<bool> DrainStream(const TraceSink& sink, TraceDrain* t);
+  uint32_t stream_rptr_ = 0;              // records of this run read so far (mod 2^32)
+  uint32_t stream_drop_ = 0;              // TRACE_DROP at the last drain
+  std::vector<uint64_t> stream_chunk_;    // DrainStream's buffer
   Status LoadImem();
   // Writes CTRL=0 after a run that did not halt and says what became of it (for the error).
   std::string Stop();

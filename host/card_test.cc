@@ -60,9 +60,10 @@ class TappedBoard : public BoardIface {
   std::vector<uint32_t> offsets_;
 };
 
-std::unique_ptr<board::SimBoard> NewBoard(int regmap = 2) {
+std::unique_ptr<board::SimBoard> NewBoard(int regmap = 2, int dma_setup_ns = 2000) {
   board::SimBoardOptions o;
   o.regmap = regmap;
+  o.dma_setup_ns = dma_setup_ns;
   auto b = board::SimBoard::Create(o);
   OTPU_CHECK(b.ok());
   return std::move(b).value();
@@ -434,6 +435,169 @@ TEST(CardTrace, WrappedRingDrainsInRingOrder) {
   const std::vector<uint64_t> all = (*golden)->Records();
   ASSERT_EQ(int64_t(all.size()), t.count);
   EXPECT_EQ(t.records, std::vector<uint64_t>(all.end() - depth, all.end()));
+}
+
+// ---- Streaming (TRACE_CTRL.STREAM) ----
+
+// A lossless golden trace unit on the core's own events, and a run of `copies` VOPs streamed.
+struct Streamed {
+  std::unique_ptr<rtl::TraceUnitModel> golden;
+  StatusOr<RunResult> run = Internal("not run");
+  std::vector<size_t> chunks;  // the sink's chunk sizes
+  std::vector<uint64_t> records;
+};
+
+Streamed Stream(board::SimBoard* board, uint32_t copies) {
+  Streamed s;
+  auto golden = rtl::TraceUnitModel::Create({.queue_depth = 1 << 16, .depth = int64_t{1} << 22});
+  OTPU_CHECK(golden.ok());
+  s.golden = std::move(golden).value();
+  board->AddHook(s.golden.get());
+  auto card = Probe(board);
+  OTPU_CHECK(card->info().has_trace_stream());
+  OTPU_CHECK(card->WriteProgram(Copies(copies), 0).ok());
+  RunOptions opts;
+  opts.trace.enable = true;
+  opts.trace.stream = true;
+  opts.trace.sink = [&s](const uint64_t* r, size_t n) {
+    s.chunks.push_back(n);
+    s.records.insert(s.records.end(), r, r + n);
+    return OkStatus();
+  };
+  opts.timeout = std::chrono::minutes(5);
+  s.run = card->Run(opts);
+  return s;
+}
+
+// Twice the buffer's records, drained while the core runs: every record, in order, none
+// dropped, many chunks; the run's CYCLES are what a run with no trace takes.
+TEST(CardStream, DrainsTheWholeRunWhileItRuns) {
+  auto board = NewBoard();
+  const int64_t depth = board::BoardModel::TraceDepth();
+  Streamed s = Stream(board.get(), uint32_t(depth / 6));
+  ASSERT_TRUE(s.run.ok()) << s.run.status().message();
+  const TraceDrain& t = *s.run->trace;
+  EXPECT_TRUE(t.stream);
+  EXPECT_EQ(t.drop, 0);
+  EXPECT_GT(t.count, 2 * depth - depth / 4);
+  EXPECT_EQ(t.drained, t.count);
+  EXPECT_TRUE(t.records.empty()) << "the sink took them";
+  EXPECT_EQ(s.records, s.golden->Records());
+  EXPECT_GT(s.chunks.size(), 100u);
+  EXPECT_EQ(int64_t(s.chunks.size()), t.drains);
+  EXPECT_LT(*std::max_element(s.chunks.begin(), s.chunks.end()), size_t(depth));
+}
+
+// A host whose DMA reads take 5 ms (500k core cycles) falls behind: the unit drops whole
+// bundles, DROP counts exactly the lines the host never got, and what it got is the run's
+// records with whole bundles missing.
+TEST(CardStream, SlowHostDropsWholeBundlesCountedExactly) {
+  auto board = NewBoard(2, /*dma_setup_ns=*/5000000);
+  const int64_t depth = board::BoardModel::TraceDepth();
+  Streamed s = Stream(board.get(), uint32_t(depth / 6));
+  ASSERT_TRUE(s.run.ok()) << s.run.status().message();
+  const TraceDrain& t = *s.run->trace;
+  const std::vector<uint64_t> all = s.golden->Records();
+  EXPECT_GT(t.drop, 0);
+  EXPECT_EQ(t.drained, t.count);
+  EXPECT_EQ(t.count + t.drop, int64_t(all.size()));
+  ASSERT_EQ(int64_t(s.records.size()), t.count);
+  // Where: every dropped line is in a gap, each a range of the drained stream.
+  int64_t gap_lines = 0;
+  for (const TraceGap& g : t.gaps) {
+    EXPECT_LE(g.from, g.to);
+    EXPECT_EQ(g.to - g.from, depth);
+    gap_lines += g.lines;
+  }
+  EXPECT_EQ(gap_lines, t.drop);
+  ASSERT_FALSE(t.gaps.empty());
+  size_t at = 0;
+  for (uint64_t r : s.records) {
+    while (at < all.size() && all[at] != r) ++at;
+    ASSERT_LT(at, all.size()) << "a drained record that the run did not make";
+    ++at;
+  }
+}
+
+// Without a sink the records are kept in TraceDrain::records; keep first goes through the
+// sink too.
+TEST(CardStream, WithoutASinkTheDrainKeepsTheRecordsAndKeepFirstUsesTheSink) {
+  auto board = NewBoard();
+  auto card = Probe(board.get());
+  ASSERT_TRUE(card->WriteProgram(Copies(40), 0).ok());
+  RunOptions opts;
+  opts.trace.enable = true;
+  opts.trace.stream = true;
+  auto streamed = card->Run(opts);
+  ASSERT_TRUE(streamed.ok()) << streamed.status().message();
+  EXPECT_EQ(int64_t(streamed->trace->records.size()), streamed->trace->count);
+  std::vector<uint64_t> sunk;
+  opts.trace.stream = false;
+  opts.trace.sink = [&sunk](const uint64_t* r, size_t n) {
+    sunk.insert(sunk.end(), r, r + n);
+    return OkStatus();
+  };
+  auto first = card->Run(opts);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_FALSE(first->trace->stream);
+  EXPECT_TRUE(first->trace->records.empty());
+  EXPECT_EQ(sunk, streamed->trace->records);
+}
+
+TEST(CardStream, RefusedOnACardWithoutTheCapability) {
+  auto board = NewBoard();
+  TappedBoard tap(board.get());
+  tap.Override(Reg::kCAPS, [](uint32_t caps) { return caps & ~isa::kCAPS_TRACE_STREAM; });
+  auto card = Probe(&tap);
+  EXPECT_FALSE(card->info().has_trace_stream());
+  ASSERT_TRUE(card->WriteProgram(Copies(2), 0).ok());
+  RunOptions opts;
+  opts.trace.enable = true;
+  opts.trace.stream = true;
+  auto run = card->Run(opts);
+  ASSERT_EQ(run.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(run.status().message().find("CAPS bit2 (streaming trace)"), std::string::npos)
+      << run.status().message();
+}
+
+// The sink's error ends the run (CTRL=0) and is Run's error.
+TEST(CardStream, SinkErrorStopsTheRun) {
+  auto board = NewBoard();
+  auto card = Probe(board.get());
+  ASSERT_TRUE(card->WriteProgram(Copies(2000), 0).ok());
+  RunOptions opts;
+  opts.trace.enable = true;
+  opts.trace.stream = true;
+  opts.trace.sink = [](const uint64_t*, size_t) { return DataLoss("decoder: record 3 is bad"); };
+  auto run = card->Run(opts);
+  ASSERT_EQ(run.status().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(run.status().message(), "decoder: record 3 is bad");
+  auto status = board->ReadReg(uint32_t(Reg::kSTATUS));
+  ASSERT_TRUE(status.ok());
+  EXPECT_EQ(*status & isa::kSTATUS_RUNNING, 0u) << StatusBitNames(*status);
+  auto ctrl = board->ReadReg(uint32_t(Reg::kCTRL));
+  ASSERT_TRUE(ctrl.ok());
+  EXPECT_EQ(*ctrl, 0u);
+}
+
+// A write index more than DEPTH records past the read pointer is a broken card: DataLoss
+// naming both registers.
+TEST(CardStream, WriteIndexPastTheRingIsDataLoss) {
+  auto board = NewBoard();
+  TappedBoard tap(board.get());
+  auto card = Probe(&tap);
+  const int64_t depth = card->info().trace_depth();
+  tap.Override(Reg::kTRACE_WIDX, [depth](uint32_t w) { return w + uint32_t(depth) + 1; });
+  ASSERT_TRUE(card->WriteProgram(Copies(2), 0).ok());
+  RunOptions opts;
+  opts.trace.enable = true;
+  opts.trace.stream = true;
+  auto run = card->Run(opts);
+  ASSERT_EQ(run.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(run.status().message().find("TRACE_WIDX reads"), std::string::npos)
+      << run.status().message();
+  EXPECT_NE(run.status().message().find("TRACE_RPTR at 0"), std::string::npos)
+      << run.status().message();
 }
 
 }  // namespace

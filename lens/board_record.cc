@@ -65,7 +65,10 @@ std::string ProfileLine(const Profile& p) {
   const HwTrace& t = *p.hwtrace;
   return line + StrFormat(", %lld records (count %lld, drop %lld, lost %lld, %s)",
                           (long long)t.records, (long long)t.count, (long long)t.drop,
-                          (long long)t.lost, t.wrapped ? "wrapped" : "not wrapped");
+                          (long long)t.lost,
+                          t.keep == "stream" ? "streamed"
+                          : t.wrapped        ? "wrapped"
+                                             : "not wrapped");
 }
 
 std::vector<std::string> LossWarnings(const Profile& p) {
@@ -74,10 +77,14 @@ std::vector<std::string> LossWarnings(const Profile& p) {
   const HwTrace& t = *p.hwtrace;
   const std::string head = "warning: " + p.name + ": ";
   if (t.drop > 0) {
-    lines.push_back(
-        head + StrFormat("the capture queue dropped %lld events (TRACE_DROP)", (long long)t.drop));
+    lines.push_back(head + StrFormat("the capture queue dropped %lld events (TRACE_DROP)%s",
+                                     (long long)t.drop,
+                                     t.keep == "stream" ? ": the host fell behind the stream" : ""));
   }
-  if (t.lost > 0) {
+  if (t.lost > 0 && t.keep == "stream") {
+    lines.push_back(head + StrFormat("%lld of %lld records were not drained", (long long)t.lost,
+                                     (long long)t.count));
+  } else if (t.lost > 0) {
     const std::string what =
         t.keep == "last" ? std::string("the ring kept the last ones")
                          : "the run after cycle " + std::to_string(t.traced_to) + " is missing";

@@ -69,7 +69,8 @@ StatusOr<BoardRecording> RecordOnBoard(host::BoardIface& board, const workloads:
                                        const BoardRecordOptions& options);
 
 // "qwen-tiny step 3: hw profile, 81234 cycles, 45.1% of the roofline, 12345 records (count
-// 12345, drop 0, lost 0, not wrapped)"; a board profile says "counters only" instead.
+// 12345, drop 0, lost 0, streamed)" ("wrapped" / "not wrapped" for the buffer alone); a board
+// profile says "counters only" instead.
 std::string ProfileLine(const Profile& p);
 
 // "warning: NAME: ..." lines for what the trace lost (TRACE_DROP, records past the buffer,

@@ -23,6 +23,11 @@ TEST(ProfileLine, SaysCyclesRooflineAndTheTrace) {
             "qwen-tiny step 3: hw profile, 81234 cycles, 45.1% of the roofline, 12345 records "
             "(count 12345, drop 0, lost 0, not wrapped)");
   EXPECT_TRUE(LossWarnings(HwProfile(t)).empty());
+  HwTrace streamed = t;
+  streamed.keep = "stream";
+  EXPECT_EQ(ProfileLine(HwProfile(streamed)),
+            "qwen-tiny step 3: hw profile, 81234 cycles, 45.1% of the roofline, 12345 records "
+            "(count 12345, drop 0, lost 0, streamed)");
   Profile board = HwProfile(t);
   board.kind = ProfileKind::kBoard;
   board.hwtrace.reset();

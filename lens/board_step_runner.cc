@@ -57,6 +57,20 @@ void CompleteFromCounters(const host::RunCounters& c, Profile* p) {
 
 }  // namespace
 
+const char* TraceKeepName(TraceKeep keep) {
+  switch (keep) {
+    case TraceKeep::kAuto:
+      return "auto";
+    case TraceKeep::kStream:
+      return "stream";
+    case TraceKeep::kFirst:
+      return "first";
+    case TraceKeep::kLast:
+      return "last";
+  }
+  return "?";
+}
+
 BoardStepRunner::BoardStepRunner(host::Card* card, const BoardRunnerOptions& opts)
     : card_(card), opts_(opts) {}
 
@@ -117,7 +131,15 @@ StatusOr<trace::RunEvents> BoardStepRunner::Run(const workloads::Step& step) {
   host::RunOptions ro;
   ro.args = step.args;
   ro.trace.enable = step.traced && card_->info().has_trace();
-  ro.trace.keep_last = opts_.keep_last;
+  const bool can_stream = card_->info().has_trace_stream();
+  ro.trace.stream = opts_.keep == TraceKeep::kStream || (opts_.keep == TraceKeep::kAuto && can_stream);
+  ro.trace.keep_last = opts_.keep == TraceKeep::kLast;
+  // The records as the card drains them (streaming: while the step runs).
+  records_.clear();
+  ro.trace.sink = [this](const uint64_t* records, size_t n) {
+    records_.insert(records_.end(), records, records + n);
+    return OkStatus();
+  };
   ro.timeout = opts_.timeout;
   ASSIGN_OR_RETURN(last_, card_->Run(ro));
   for (const workloads::DramRange& r : outputs_) {
@@ -149,8 +171,10 @@ StatusOr<Profile> BoardStepRunner::BuildStepProfile(const std::string& name,
   regs.drop = t.drop;
   regs.depth = t.depth;
   regs.keep_last = t.keep_last;
+  regs.stream = t.stream;
+  for (const host::TraceGap& g : t.gaps) regs.gaps.push_back({g.from, g.to, g.lines});
   regs.cycles = last_.counters.cycles;
-  ASSIGN_OR_RETURN(Profile p, BuildHwProfile(name, info.config, run.program, t.records, regs,
+  ASSIGN_OR_RETURN(Profile p, BuildHwProfile(name, info.config, run.program, records_, regs,
                                              bucket_cycles, opts_.mem));
   p.clock_mhz = info.clock_mhz();
   p.board = BoardCounters(last_.counters);

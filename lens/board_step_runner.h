@@ -16,8 +16,19 @@
 
 namespace otpu::lens {
 
+// How a traced step keeps its trace (--keep).
+enum class TraceKeep {
+  kAuto,    // streaming when the card has it (CAPS bit2), keep first otherwise
+  kStream,  // drained while the core runs: the whole run (a card without it: InvalidArgument)
+  kFirst,   // the buffer keeps the run's first DEPTH records
+  kLast,    // the buffer is a ring and keeps the last DEPTH records
+};
+
+// "auto", "stream", "first", "last".
+const char* TraceKeepName(TraceKeep keep);
+
 struct BoardRunnerOptions {
-  bool keep_last = false;                    // the trace buffer as a ring (--keep last)
+  TraceKeep keep = TraceKeep::kAuto;         // --keep
   std::chrono::milliseconds timeout{10000};  // per run (host::RunOptions::timeout)
   std::string mem = "card";  // config.MEM of the profiles ("card", or the model's memory)
 };
@@ -44,8 +55,12 @@ class BoardStepRunner : public StepRunner {
   StatusOr<Profile> BuildStepProfile(const std::string& name, const workloads::WorkloadRun& run,
                                      const trace::RunEvents& events, int bucket_cycles) override;
 
-  // The last run: its counters and, when traced, the drained trace.
+  // The last run: its counters and, when traced, the drained trace (its records are in
+  // records()).
   const host::RunResult& last() const { return last_; }
+  // The last traced run's records, oldest first, as the card's drain delivered them (the
+  // trace sink, host::TraceSink: chunk by chunk while a streamed run runs).
+  const std::vector<uint64_t>& records() const { return records_; }
 
  private:
   host::Card* card_;
@@ -53,6 +68,7 @@ class BoardStepRunner : public StepRunner {
   std::unique_ptr<SparseMemory> dram_;
   std::vector<workloads::DramRange> outputs_;
   host::RunResult last_;
+  std::vector<uint64_t> records_;
 };
 
 }  // namespace otpu::lens

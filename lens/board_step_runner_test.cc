@@ -83,12 +83,14 @@ TEST(BoardStepRunner, TraceLongerThanTheBufferKeepsThePrefixAndSaysWhatIsLost) {
   });
   run.program = pb.Finish();
   run.steps = {workloads::Step{.traced = true}};
-  BoardStepRunner runner(b.card.get(), {.timeout = std::chrono::minutes(5)});
+  BoardStepRunner runner(b.card.get(),
+                         {.keep = TraceKeep::kFirst, .timeout = std::chrono::minutes(5)});
   RecordOptions ro;
   ro.bucket_cycles = int(b.card->info().counter_window());
   auto rec = Record(run, runner, ro);
   ASSERT_TRUE(rec.ok()) << rec.status().message();
   const HwTrace& t = *rec->profiles[0].hwtrace;
+  EXPECT_EQ(t.keep, "first");
   EXPECT_GT(t.count, depth);
   EXPECT_EQ(t.records, depth);
   EXPECT_EQ(t.lost, t.count - depth);
@@ -105,6 +107,75 @@ TEST(BoardStepRunner, TraceLongerThanTheBufferKeepsThePrefixAndSaysWhatIsLost) {
   EXPECT_NE(notes[0].text.find(std::to_string(runner.last().counters.cycles) + " cycles"),
             std::string::npos)
       << notes[0].text;
+}
+
+// The board model without CAPS bit2, as a card whose bitstream cannot stream.
+class NoStreamBoard : public host::BoardIface {
+ public:
+  explicit NoStreamBoard(host::BoardIface* inner) : inner_(inner) {}
+  StatusOr<uint32_t> ReadReg(uint32_t offset) override {
+    ASSIGN_OR_RETURN(uint32_t v, inner_->ReadReg(offset));
+    return offset == uint32_t(isa::Reg::kCAPS) ? v & ~isa::kCAPS_TRACE_STREAM : v;
+  }
+  Status WriteReg(uint32_t offset, uint32_t value) override {
+    return inner_->WriteReg(offset, value);
+  }
+  Status WriteDma(uint64_t a, const void* d, size_t n) override {
+    return inner_->WriteDma(a, d, n);
+  }
+  Status ReadDma(uint64_t a, void* d, size_t n) override { return inner_->ReadDma(a, d, n); }
+  std::string Describe() const override { return inner_->Describe(); }
+
+ private:
+  host::BoardIface* inner_;
+};
+
+// The same run as above with --keep auto: streamed on the board model, the whole run (lost 0,
+// the halt in the trace); on a card without streaming, keep first.
+TEST(BoardStepRunner, AutoStreamsTheWholeRunAndKeepsFirstWithoutTheCapability) {
+  OnBoard b = Make();
+  const int64_t depth = b.card->info().trace_depth();
+  workloads::WorkloadRun run;
+  run.name = "copies";
+  run.config = b.card->config();
+  run.image = SparseMemory(run.config.DRAM_BYTES);
+  isa::ProgramBuilder pb;
+  pb.Loop(uint32_t(depth / 12), [&] {
+    pb.Vop({.fn = isa::VopFn::kCOPY, .dst = isa::At(4096), .a = isa::At(0), .b = {}, .n = 256});
+  });
+  run.program = pb.Finish();
+  run.steps = {workloads::Step{.traced = true}};
+  RecordOptions ro;
+  ro.bucket_cycles = int(b.card->info().counter_window());
+  {
+    BoardStepRunner runner(b.card.get(), {.timeout = std::chrono::minutes(5)});
+    auto rec = Record(run, runner, ro);
+    ASSERT_TRUE(rec.ok()) << rec.status().message();
+    const HwTrace& t = *rec->profiles[0].hwtrace;
+    EXPECT_EQ(t.keep, "stream");
+    EXPECT_GT(t.count, depth);
+    EXPECT_EQ(t.records, t.count);
+    EXPECT_EQ(t.lost, 0);
+    EXPECT_EQ(t.drop, 0);
+    EXPECT_TRUE(t.complete);
+    EXPECT_EQ(rec->profiles[0].cycles, runner.last().counters.cycles);
+  }
+  NoStreamBoard old(b.board.get());
+  auto card = host::Card::Probe(&old);
+  ASSERT_TRUE(card.ok()) << card.status().message();
+  BoardStepRunner runner(card->get(), {.timeout = std::chrono::minutes(5)});
+  auto rec = Record(run, runner, ro);
+  ASSERT_TRUE(rec.ok()) << rec.status().message();
+  const HwTrace& t = *rec->profiles[0].hwtrace;
+  EXPECT_EQ(t.keep, "first");
+  EXPECT_EQ(t.records, depth);
+  EXPECT_EQ(t.lost, t.count - depth);
+  // Asking for streaming there is the card's error.
+  BoardStepRunner streamer(card->get(), {.keep = TraceKeep::kStream});
+  auto refused = Record(run, streamer, ro);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("CAPS bit2"), std::string::npos)
+      << refused.status().message();
 }
 
 TEST(BoardStepRunner, WorkloadForAnotherConfigurationIsRefused) {

@@ -7,6 +7,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include "lens/profile.h"
 #include "lens/trace/decoder.h"
@@ -16,12 +17,23 @@
 
 namespace otpu::lens {
 
+// Where a streamed trace lost lines: somewhere after the first `from` records and no later than
+// the first `to` (host::TraceGap).
+struct TraceGapRange {
+  int64_t from = 0;
+  int64_t to = 0;
+  int64_t lines = 0;
+};
+
 // The trace registers read after a run (SPEC 4: TRACE_COUNT, TRACE_DROP, the buffer's setup).
 struct TraceRegisters {
   int64_t count = 0;        // TRACE_COUNT
   int64_t drop = 0;         // TRACE_DROP (lines)
   int64_t depth = 65536;    // buffer records (CAPS [15:8])
   bool keep_last = false;   // the ring (STOP_WHEN_FULL was 0)
+  bool stream = false;      // drained while the core ran (TRACE_CTRL.STREAM): the whole run's
+                            // records, COUNT of them unless the host read fewer
+  std::vector<TraceGapRange> gaps = {};  // streaming: where TRACE_DROP's lines were lost
   int64_t cycles = -1;      // CYCLES, the run's length; bounds record cycles (-1: not read)
 };
 

@@ -128,5 +128,26 @@ TEST(BuildHwProfileTest, BadWindowIsAnError) {
             StatusCode::kInvalidArgument);
 }
 
+// Streamed: keep "stream", lost = COUNT - records drained, and the drop note says where the
+// host fell behind, from the cycles of the records around each gap.
+TEST(BuildHwProfileTest, StreamedDropsSayWhereTheHostFellBehind) {
+  std::vector<trace::Record> r = Windows({63, 127}, 130);
+  TraceRegisters regs{.count = int64_t(r.size()), .drop = 17, .stream = true};
+  regs.gaps = {{.from = 17, .to = 17, .lines = 17}};  // after the first window's P+9V+Q+6V
+  StatusOr<Profile> p = Build(r, regs);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->hwtrace->keep, "stream");
+  EXPECT_EQ(p->hwtrace->lost, 0);
+  EXPECT_FALSE(p->hwtrace->complete);
+  ASSERT_GE(p->notes.size(), 2u);
+  EXPECT_EQ(p->notes[1].text,
+            "capture queue dropped 17 events (TRACE_DROP): the host fell behind the stream and "
+            "the unit dropped whole bundles, between cycles 63 and 127 (17 lines)");
+  regs.count += 5;  // records the host never drained
+  p = Build(r, regs);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->hwtrace->lost, 5);
+}
+
 }  // namespace
 }  // namespace otpu::lens

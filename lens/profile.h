@@ -171,7 +171,7 @@ struct HwTrace {
   int64_t count = 0;           // records produced (TRACE_COUNT)
   int64_t drop = 0;            // trace lines lost in the capture queue (TRACE_DROP)
   int64_t depth = 0;           // buffer records
-  std::string keep = "first";  // "first" (stop when full) or "last" (ring)
+  std::string keep = "first";  // "first" (stop when full), "last" (ring) or "stream" (drained while running)
   bool wrapped = false;        // the ring overwrote its oldest records
   int64_t lost = 0;            // records that did not fit the buffer
   int64_t records = 0;         // records read back

@@ -103,6 +103,8 @@ package otpu_pkg;
   parameter logic [11:0] REG_TRACE_ADDR = 12'h20C;
   parameter logic [11:0] REG_TRACE_LO = 12'h210;
   parameter logic [11:0] REG_TRACE_HI = 12'h214;
+  parameter logic [11:0] REG_TRACE_WIDX = 12'h218;
+  parameter logic [11:0] REG_TRACE_RPTR = 12'h21C;
 
   parameter logic [31:0] ID_VALUE = 32'h4F545055;
   parameter logic [31:0] REGMAP_VERSION = 32'h00000002;
@@ -118,6 +120,7 @@ package otpu_pkg;
   parameter logic [31:0] STATUS_RUNNING = 32'h00000080;
   parameter logic [31:0] CAPS_TRACE = 32'h00000001;
   parameter logic [31:0] CAPS_TRACE_DMA = 32'h00000002;
+  parameter logic [31:0] CAPS_TRACE_STREAM = 32'h00000004;
   parameter logic [31:0] CAPS_4BIT = 32'h00000010;
   parameter logic [31:0] CAPS_DEPTH_SHIFT = 32'h00000008;
   parameter logic [31:0] CAPS_WINDOW_SHIFT = 32'h00000010;
@@ -125,6 +128,7 @@ package otpu_pkg;
   parameter logic [31:0] TRACE_CTRL_CLEAR = 32'h00000002;
   parameter logic [31:0] TRACE_CTRL_STOP_WHEN_FULL = 32'h00000004;
   parameter logic [31:0] TRACE_CTRL_BUSY = 32'h00000008;
+  parameter logic [31:0] TRACE_CTRL_STREAM = 32'h00000010;
 
   parameter int unsigned CNT_UPTIME = 0;
   parameter int unsigned CNT_RUNNING = 1;

@@ -166,7 +166,7 @@ TEST_F(OtpuLensCardTest, CardRecordingEqualsTheBoardModelsAndDecodesAsTheIsaSimu
   EXPECT_NE(dev.out.find(" s, 2 traced\n"), std::string::npos) << dev.out;
   EXPECT_NE(dev.out.find("tiny step 1: hw profile, "), std::string::npos) << dev.out;
   EXPECT_NE(dev.out.find("tiny step 2: hw profile, "), std::string::npos) << dev.out;
-  EXPECT_NE(dev.out.find("drop 0, lost 0, not wrapped)"), std::string::npos) << dev.out;
+  EXPECT_NE(dev.out.find("drop 0, lost 0, streamed)"), std::string::npos) << dev.out;
   EXPECT_NE(dev.out.find("tiny: check ok: logits 1x1000 at pos 2"), std::string::npos) << dev.out;
   EXPECT_NE(dev.out.find("wrote " + a + " (2 profiles)"), std::string::npos) << dev.out;
 

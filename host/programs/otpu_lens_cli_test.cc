@@ -71,7 +71,7 @@ TEST_F(OtpuLensCliTest, RecordQwenTinyTwoTokensWritesTwoCompleteHwProfiles) {
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_NE(r.out.find("qwen-tiny step 3: hw profile, "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("qwen-tiny step 4: hw profile, "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("drop 0, lost 0, not wrapped)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("drop 0, lost 0, streamed)"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("warning:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("qwen-tiny: check ok: logits 1x1000 at pos 4"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("wrote " + out + " (2 profiles)"), std::string::npos) << r.out;
@@ -194,7 +194,7 @@ TEST_F(OtpuLensCliTest, BadOptionsAreUsageErrorsOfOneLine) {
                 .find("otpu-lens record: unrecognised option '--frob'"),
             std::string::npos);
   EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--keep", "middle"}),
-            "otpu-lens record: --keep middle: expected first or last\n");
+            "otpu-lens record: --keep middle: expected auto, stream, first or last\n");
   EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--tokens", "0"}),
             "otpu-lens record: --tokens 0: trace at least 1 step\n");
   EXPECT_EQ(UsageLine({"record", "--sim", "-o", out, "--pos", "-1"}),

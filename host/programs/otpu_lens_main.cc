@@ -96,8 +96,9 @@ void DescribeRecord(otpu::cli::Spec* spec) {
       "steps to trace, one profile each");
   add("pos", po::value<int>()->value_name("N"),
       "first traced position (default the last prompt token) or step");
-  add("keep", po::value<std::string>()->value_name("first|last")->default_value("first"),
-      "when the trace buffer fills: stop (first) or keep a ring (last)");
+  add("keep", po::value<std::string>()->value_name("auto|stream|first|last")->default_value("auto"),
+      "trace mode: stream it while the core runs, or when the buffer fills stop (first) or keep "
+      "a ring (last); auto streams when the card can");
   add("wformat", po::value<std::string>()->value_name("int8|int4|fp4|mix")->default_value("int8"),
       "weight format (mix: a checkpoint's)");
   add("head-format", po::value<std::string>()->value_name("int8|int4|fp4"),
@@ -168,10 +169,17 @@ int Record(const std::vector<std::string>& args) {
     }
   }
   const std::string keep = vm["keep"].as<std::string>();
-  if (keep != "first" && keep != "last") {
-    return Fail(kExitUsage, prog + "--keep " + keep + ": expected first or last");
+  if (keep == "auto") {
+    ra.keep = lens::TraceKeep::kAuto;
+  } else if (keep == "stream") {
+    ra.keep = lens::TraceKeep::kStream;
+  } else if (keep == "first") {
+    ra.keep = lens::TraceKeep::kFirst;
+  } else if (keep == "last") {
+    ra.keep = lens::TraceKeep::kLast;
+  } else {
+    return Fail(kExitUsage, prog + "--keep " + keep + ": expected auto, stream, first or last");
   }
-  ra.keep_last = keep == "last";
   const std::string wf = vm["wformat"].as<std::string>();
   if (checkpoint) {
     models::CheckpointRequest req;

@@ -27,9 +27,10 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
   });
   const CardInfo& info = (*recorder)->info();
   const std::string trace =
-      info.has_trace() ? StrFormat("trace buffer of %lld records, read through %s",
+      info.has_trace() ? StrFormat("trace buffer of %lld records, read through %s%s",
                                    (long long)info.trace_depth(),
-                                   info.has_trace_window() ? "the DMA window" : "TRACE_LO/HI")
+                                   info.has_trace_window() ? "the DMA window" : "TRACE_LO/HI",
+                                   info.has_trace_stream() ? ", which can stream (CAPS bit2)" : "")
                        : std::string("no trace buffer: counters only");
   std::printf("%s: register map %d, config %s (VERSION 0x%08X), %s\n", board.Describe().c_str(),
               info.regmap, info.config.name.c_str(), info.version, trace.c_str());
@@ -58,7 +59,7 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
   }
 
   lens::BoardRecordOptions opts;
-  opts.runner.keep_last = args.keep_last;
+  opts.runner.keep = args.keep;
   opts.runner.timeout = args.timeout;
   opts.runner.mem = args.mem;
   opts.greedy = args.checkpoint.has_value();

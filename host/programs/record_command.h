@@ -10,6 +10,7 @@
 #include <string>
 
 #include "host/board_iface.h"
+#include "lens/board_step_runner.h"
 #include "workloads/models/checkpoint_run.h"
 #include "workloads/traced_steps.h"
 
@@ -20,7 +21,7 @@ struct RecordArgs {
   std::string workload = "mlp-small";        // --workload, when no checkpoint
   workloads::TraceRequest trace;             // --pos, --tokens, --wformat of the workload
   std::optional<models::CheckpointRequest> checkpoint;  // --model ...: the checkpoint's decode
-  bool keep_last = false;                    // --keep last
+  lens::TraceKeep keep = lens::TraceKeep::kAuto;  // --keep
   std::string mem = "card";                  // config.MEM of the profiles
   std::chrono::milliseconds timeout{10000};  // per run: a card's; the model needs far more
 };

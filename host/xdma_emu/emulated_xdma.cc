@@ -27,8 +27,11 @@ std::string DeviceFileName(DeviceFile file) {
   return kDeviceName;
 }
 
-EmulatedXdma::EmulatedXdma(host::BoardIface* board, FaultPlan faults)
-    : board_(board), faults_(std::move(faults)), hang_(faults_.hang()) {}
+EmulatedXdma::EmulatedXdma(host::BoardIface* board, FaultPlan faults, CardRuns card_runs)
+    : board_(board),
+      faults_(std::move(faults)),
+      card_runs_(std::move(card_runs)),
+      hang_(faults_.hang()) {}
 
 uint64_t EmulatedXdma::FileSize(DeviceFile file) {
   return file == DeviceFile::kUser ? kRegMapBytes : kDmaFileBytes;
@@ -42,9 +45,14 @@ ssize_t EmulatedXdma::BoardFailed(DeviceFile file, const char* op, size_t size, 
   return -EIO;
 }
 
+void EmulatedXdma::Wait(int ms) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  if (card_runs_) card_runs_(ms);
+}
+
 ssize_t EmulatedXdma::Read(DeviceFile file, char* buf, size_t size, uint64_t offset) {
   const FaultAction fault = faults_.Next(file);
-  if (fault.delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(fault.delay_ms));
+  if (fault.delay_ms > 0) Wait(fault.delay_ms);
   if (fault.error) return -fault.error;
   if (file == DeviceFile::kUser) return ReadUser(buf, size, offset, fault.half);
   if (file == DeviceFile::kH2c) return -EINVAL;
@@ -57,7 +65,7 @@ ssize_t EmulatedXdma::Read(DeviceFile file, char* buf, size_t size, uint64_t off
 
 ssize_t EmulatedXdma::Write(DeviceFile file, const char* buf, size_t size, uint64_t offset) {
   const FaultAction fault = faults_.Next(file);
-  if (fault.delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(fault.delay_ms));
+  if (fault.delay_ms > 0) Wait(fault.delay_ms);
   if (fault.error) return -fault.error;
   if (file == DeviceFile::kUser) return WriteUser(buf, size, offset, fault.half);
   if (file == DeviceFile::kC2h) return -EINVAL;

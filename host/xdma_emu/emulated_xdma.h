@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "host/board_iface.h"
@@ -32,8 +33,13 @@ std::string DeviceFileName(DeviceFile file);
 
 class EmulatedXdma {
  public:
-  // `board` is borrowed and must outlive this object.
-  EmulatedXdma(host::BoardIface* board, FaultPlan faults);
+  // What the card does while a slow request (FaultKind::kSlow) waits: `ms` milliseconds of
+  // its own time pass, as a card runs on while its host is slow.
+  using CardRuns = std::function<void(int ms)>;
+
+  // `board` is borrowed and must outlive this object. `card_runs` (may be empty: the card
+  // stands still while a slow request waits) is called with each slow request's wait.
+  EmulatedXdma(host::BoardIface* board, FaultPlan faults, CardRuns card_runs = {});
 
   // Serve one request; the bytes moved, or -errno.
   ssize_t Read(DeviceFile file, char* buf, size_t size, uint64_t offset);
@@ -51,8 +57,12 @@ class EmulatedXdma {
   ssize_t BoardFailed(DeviceFile file, const char* op, size_t size, uint64_t offset,
                       const Status& status);
 
+  // Waits a slow request's delay, with the card running meanwhile.
+  void Wait(int ms);
+
   host::BoardIface* board_;
   FaultPlan faults_;
+  CardRuns card_runs_;
   bool hang_;
 };
 

@@ -3,7 +3,7 @@
 //   eio:FILE:N      the Nth request on FILE fails with EIO
 //   short:FILE:N    the Nth request on FILE moves only half its bytes (rounded down)
 //   timeout:FILE:N  the Nth request on FILE fails with ETIMEDOUT (the driver's timeout)
-//   slow:FILE:MS    every request on FILE waits MS milliseconds first
+//   slow:FILE:MS    every request on FILE waits MS milliseconds first (the card runs meanwhile)
 //   hang            the run never halts: STATUS reads never show HALTED (RUNNING instead)
 // FILE is user, h2c or c2h; N counts that file's requests (reads and writes) from 1.
 #ifndef OTPU_HOST_XDMA_EMU_FAULT_PLAN_H_

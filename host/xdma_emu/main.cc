@@ -20,6 +20,7 @@
 #include "host/programs/board_factory.h"
 #include "host/xdma_emu/emulated_xdma.h"
 #include "host/xdma_emu/fault_plan.h"
+#include "sim/board/sim_board.h"
 #include "host/xdma_emu/fuse_server.h"
 #include "host/xdma_emu/mountpoint.h"
 #include "sim/rtl/rtl_configs.h"
@@ -184,7 +185,14 @@ int Serve(const std::string& mountpoint, const Options& options, std::vector<Fau
     startup.failed(kExitError, "cannot build the board model: " + board.status().message());
     return kExitError;
   }
-  EmulatedXdma device(board->get(), FaultPlan(std::move(faults)));
+  // A slow request's wait is the card's time too: the board model runs those milliseconds, so
+  // a slow host falls behind a streamed trace as it would on a card.
+  auto* sim_board = dynamic_cast<board::SimBoard*>(board->get());
+  EmulatedXdma::CardRuns card_runs;
+  if (sim_board) {
+    card_runs = [sim_board](int ms) { sim_board->RunFor(std::chrono::milliseconds(ms)); };
+  }
+  EmulatedXdma device(board->get(), FaultPlan(std::move(faults)), std::move(card_runs));
   const std::string prefix = mountpoint + "/" + kDeviceName;
   bool mounted = false;
   Status served = ServeDevice(mountpoint, &device, [&] {

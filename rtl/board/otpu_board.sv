@@ -94,7 +94,7 @@ module otpu_board
   output act_t                             ev_act_o
 );
 
-  localparam logic [31:0] Caps = CAPS_TRACE | CAPS_TRACE_DMA | CAPS_4BIT |
+  localparam logic [31:0] Caps = CAPS_TRACE | CAPS_TRACE_DMA | CAPS_TRACE_STREAM | CAPS_4BIT |
                                  (32'(DepthW) << CAPS_DEPTH_SHIFT) |
                                  (32'(WIN_LOG2) << CAPS_WINDOW_SHIFT);
 
@@ -111,8 +111,8 @@ module otpu_board
   logic [63:0]                   cycles;
   logic [5:0][31:0]              run_cnt;
   logic [NUM_COUNTERS-1:0][63:0] free_cnt;
-  logic                          tr_clear, tr_enable, tr_stop, tr_busy;
-  logic [31:0]                   tr_count, tr_drop;
+  logic                          tr_clear, tr_enable, tr_stop, tr_stream, tr_busy;
+  logic [31:0]                   tr_count, tr_drop, tr_rptr, tr_widx;
   logic [DepthW-1:0]             tr_addr;
   logic [63:0]                   tr_data;
   logic                          wr_idle;
@@ -155,6 +155,9 @@ module otpu_board
     .trace_clear_o (tr_clear),
     .trace_enable_o(tr_enable),
     .trace_stop_o  (tr_stop),
+    .trace_stream_o(tr_stream),
+    .trace_rptr_o  (tr_rptr),
+    .trace_widx_i  (tr_widx),
     .trace_busy_i  (tr_busy),
     .trace_count_i (tr_count),
     .trace_drop_i  (tr_drop),
@@ -392,6 +395,8 @@ module otpu_board
     .clear_i         (tr_clear),
     .enable_i        (tr_enable),
     .stop_when_full_i(tr_stop),
+    .stream_i        (tr_stream),
+    .rptr_i          (tr_rptr),
     .cycle_i         (cycle),
     .ev_disp_i       (ev_disp_o),
     .ev_disp_slot_i  (ev_disp_slot_o),
@@ -413,6 +418,7 @@ module otpu_board
     .count_o         (tr_count),
     .drop_o          (tr_drop),
     .busy_o          (tr_busy),
+    .widx_o          (tr_widx),
     .rd_addr_i       (tr_addr),
     .rd_data_o       (tr_data),
     .win_beat_i      (trace_win_beat_i),

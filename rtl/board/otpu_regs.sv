@@ -48,6 +48,9 @@ module otpu_regs
   output logic                          trace_clear_o,   // TRACE_CTRL.CLEAR written (in the write's cycle)
   output logic                          trace_enable_o,
   output logic                          trace_stop_o,    // STOP_WHEN_FULL
+  output logic                          trace_stream_o,  // STREAM
+  output logic [31:0]                   trace_rptr_o,    // TRACE_RPTR
+  input  logic [31:0]                   trace_widx_i,    // TRACE_WIDX
   input  logic                          trace_busy_i,
   input  logic [31:0]                   trace_count_i,
   input  logic [31:0]                   trace_drop_i,
@@ -71,7 +74,8 @@ module otpu_regs
   logic [31:0]                   prog_addr_q, scratch_q;
   logic [15:0]                   prog_n_q;
   logic [7:0][31:0]              args_q;
-  logic                          tr_en_q, tr_stop_q, tr_clear_d;
+  logic                          tr_en_q, tr_stop_q, tr_stream_q, tr_clear_d;
+  logic [31:0]                   tr_rptr_q;
   logic [DepthW-1:0]             tr_addr_q;
   logic [31:0]                   cycles_hi_q;
   logic [NUM_COUNTERS-1:0][31:0] cnt_hi_q;
@@ -110,7 +114,8 @@ module otpu_regs
         REG_SCRATCH:
           mapped = 1'b1;
         REG_REGMAP, REG_CAPS, REG_CORE_KHZ, REG_BUILD_ID, REG_TRACE_CTRL, REG_TRACE_COUNT,
-        REG_TRACE_DROP, REG_TRACE_ADDR, REG_TRACE_LO, REG_TRACE_HI:
+        REG_TRACE_DROP, REG_TRACE_ADDR, REG_TRACE_LO, REG_TRACE_HI, REG_TRACE_WIDX,
+        REG_TRACE_RPTR:
           mapped = !regmap_v1_i;
         default:
           mapped = !regmap_v1_i && req_addr_i[1:0] == 2'b00 && (is_arg || is_cnt);
@@ -154,10 +159,12 @@ module otpu_regs
         REG_CAPS:        rdata_d = CAPS;
         REG_CORE_KHZ:    rdata_d = CORE_KHZ;
         REG_BUILD_ID:    rdata_d = BUILD_ID;
-        REG_TRACE_CTRL:  rdata_d = {28'd0, trace_busy_i, tr_stop_q, 1'b0, tr_en_q};
+        REG_TRACE_CTRL:  rdata_d = {27'd0, tr_stream_q, trace_busy_i, tr_stop_q, 1'b0, tr_en_q};
         REG_TRACE_COUNT: rdata_d = trace_count_i;
         REG_TRACE_DROP:  rdata_d = trace_drop_i;
         REG_TRACE_ADDR:  rdata_d = 32'(tr_addr_q);
+        REG_TRACE_WIDX:  rdata_d = trace_widx_i;
+        REG_TRACE_RPTR:  rdata_d = tr_rptr_q;
         REG_TRACE_LO:    rsel_d  = RSEL_TRACE_L;
         REG_TRACE_HI:    rsel_d  = RSEL_TRACE_H;
         default: begin
@@ -201,6 +208,8 @@ module otpu_regs
       args_q      <= '0;
       tr_en_q     <= 1'b0;
       tr_stop_q   <= 1'b0;
+      tr_stream_q <= 1'b0;
+      tr_rptr_q   <= '0;
       tr_addr_q   <= '0;
       cycles_hi_q <= '0;
       cnt_hi_q    <= '0;
@@ -220,10 +229,14 @@ module otpu_regs
           REG_PROG_N:     prog_n_q    <= req_wdata_i[15:0];
           REG_SCRATCH:    scratch_q   <= req_wdata_i;
           REG_TRACE_CTRL: begin
-            tr_en_q   <= req_wdata_i[0];
-            tr_stop_q <= req_wdata_i[2];
+            tr_en_q     <= req_wdata_i[0];
+            tr_stop_q   <= req_wdata_i[2];
+            tr_stream_q <= req_wdata_i[4];
+            // CLEAR empties the ring: nothing is left to read.
+            if (req_wdata_i[1]) tr_rptr_q <= '0;
           end
           REG_TRACE_ADDR: tr_addr_q   <= req_wdata_i[DepthW-1:0];
+          REG_TRACE_RPTR: tr_rptr_q   <= req_wdata_i;
           default: begin
             if (is_arg) begin
               args_q[arg_idx] <= req_wdata_i;
@@ -256,6 +269,8 @@ module otpu_regs
   assign trace_clear_o  = tr_clear_d;
   assign trace_enable_o = tr_en_q;
   assign trace_stop_o   = tr_stop_q;
+  assign trace_stream_o = tr_stream_q;
+  assign trace_rptr_o   = tr_rptr_q;
   assign trace_addr_o   = tr_addr_q;
 
 endmodule : otpu_regs

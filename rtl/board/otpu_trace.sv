@@ -1,7 +1,11 @@
 // The hardware trace unit (SPEC 5, docs/trace.md): one bundle of 64-bit records per core cycle
 // that has events, a capture queue of QD lines (one record a line) in front of a buffer of
-// DEPTH records, TRACE_COUNT / TRACE_DROP, keep-first and ring modes, and two read ports: one
-// record for TRACE_LO/HI and one 64-byte beat (8 records) for the DMA window.
+// DEPTH records, TRACE_COUNT / TRACE_DROP, keep-first, ring and streaming modes, and two read
+// ports: one record for TRACE_LO/HI and one 64-byte beat (8 records) for the DMA window.
+// Streaming (stream_i): the buffer is a ring the host drains while the core runs; a record is
+// written only when fewer than DEPTH written records are unread (widx_o - rptr_i < DEPTH), so
+// a host that falls behind fills the capture queue and whole bundles are lost (drop_o). The
+// unit never holds the core back.
 // It must match sim/rtl/trace/trace_unit_model.{h,cc} record for record.
 module otpu_trace
   import otpu_pkg::*;
@@ -17,6 +21,8 @@ module otpu_trace
   input  logic                             clear_i,            // one-cycle pulse: empty, COUNT = DROP = 0
   input  logic                             enable_i,           // capture bundles
   input  logic                             stop_when_full_i,   // keep first (else ring)
+  input  logic                             stream_i,           // TRACE_CTRL.STREAM (wins over stop_when_full_i)
+  input  logic [31:0]                      rptr_i,             // TRACE_RPTR: records the host has read
   // The core's cycle number for this cycle's events (0 = first cycle after RUN rose)
   input  logic [31:0]                      cycle_i,
   // The core's event bundle (otpu_core ev_* outputs, same meaning)
@@ -41,6 +47,7 @@ module otpu_trace
   output logic [31:0]                      count_o,
   output logic [31:0]                      drop_o,
   output logic                             busy_o,
+  output logic [31:0]                      widx_o,             // TRACE_WIDX: records written since CLEAR (mod 2^32)
   // Register readout: record at buffer index rd_addr_i, valid the cycle after
   input  logic [DepthW-1:0]                rd_addr_i,
   output logic [63:0]                      rd_data_o,
@@ -89,7 +96,8 @@ module otpu_trace
   logic                fits, push, hold, lose;
   logic [NW-1:0]       lost_n;
 
-  assign pop        = level_q != '0;
+  logic                room;               // the buffer may take a record
+  assign pop        = level_q != '0 && room;
   assign level_left = level_q - LvlW'(pop);
   assign cap_n      = enable_i ? live_n : '0;
   assign src_n      = held_q ? held_n_q : cap_n;
@@ -176,21 +184,26 @@ module otpu_trace
   end
 
   // ---- The buffer: DEPTH records in 8 banks by index mod 8 ----
-  logic [DepthW-1:0] widx_q;   // COUNT mod DEPTH (without saturation)
+  logic [31:0]       wr_q;     // records written since CLEAR (COUNT without saturation, mod 2^32)
+  logic [DepthW-1:0] widx;   // the next record's index: COUNT mod DEPTH
   logic              full_q;   // DEPTH records have been written
   logic              store;
-  assign store = pop && !(stop_when_full_i && full_q);
+  logic [31:0]       unread;   // streaming: written records the host has not read
+  assign widx = wr_q[DepthW-1:0];
+  assign unread = wr_q - rptr_i;
+  assign room   = !stream_i || unread < 32'(DEPTH);
+  assign store  = pop && (stream_i || !(stop_when_full_i && full_q));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      widx_q <= '0;
+      wr_q   <= '0;
       full_q <= 1'b0;
     end else if (clear_i) begin
-      widx_q <= '0;
+      wr_q   <= '0;
       full_q <= 1'b0;
     end else if (pop) begin
-      widx_q <= widx_q + DepthW'(1);
-      if (widx_q == DepthW'(DEPTH - 1)) full_q <= 1'b1;
+      wr_q <= wr_q + 32'd1;
+      if (widx == DepthW'(DEPTH - 1)) full_q <= 1'b1;
     end
   end
 
@@ -201,8 +214,8 @@ module otpu_trace
   for (genvar b = 0; b < Banks; b++) begin : g_bank
     otpu_trace_bank #(.Words(DEPTH / Banks)) u_bank (
       .clk_i,
-      .we_i      (store && !clear_i && widx_q[2:0] == 3'(b)),
-      .waddr_i   (widx_q[DepthW-1:3]),
+      .we_i      (store && !clear_i && widx[2:0] == 3'(b)),
+      .waddr_i   (widx[DepthW-1:3]),
       .wdata_i   (queue_q[head_q]),
       .raddr_a_i (rd_addr_i[DepthW-1:3]),
       .rdata_a_o (rd_bank_data[b]),
@@ -215,5 +228,6 @@ module otpu_trace
   assign count_o   = count_q;
   assign drop_o    = drop_q;
   assign busy_o    = level_q != '0 || held_q;
+  assign widx_o    = wr_q;
 
 endmodule

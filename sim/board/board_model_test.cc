@@ -54,7 +54,7 @@ std::set<uint32_t> MappedV2() {
   std::set<uint32_t> out = MappedV1();
   for (Reg r : {Reg::kREGMAP, Reg::kCAPS, Reg::kCORE_KHZ, Reg::kBUILD_ID, Reg::kTRACE_CTRL,
                 Reg::kTRACE_COUNT, Reg::kTRACE_DROP, Reg::kTRACE_ADDR, Reg::kTRACE_LO,
-                Reg::kTRACE_HI}) {
+                Reg::kTRACE_HI, Reg::kTRACE_WIDX, Reg::kTRACE_RPTR}) {
     out.insert(Off(r));
   }
   for (uint32_t i = 0; i < uint32_t(isa::kNumArgs); ++i) out.insert(Off(Reg::kARG0) + 4 * i);
@@ -63,7 +63,7 @@ std::set<uint32_t> MappedV2() {
 }
 
 uint32_t ExpectedCaps() {
-  return isa::kCAPS_TRACE | isa::kCAPS_TRACE_DMA | isa::kCAPS_4BIT |
+  return isa::kCAPS_TRACE | isa::kCAPS_TRACE_DMA | isa::kCAPS_TRACE_STREAM | isa::kCAPS_4BIT |
          uint32_t(std::countr_zero(uint64_t(BoardModel::TraceDepth())))
              << isa::kCAPS_DEPTH_SHIFT |
          6u << isa::kCAPS_WINDOW_SHIFT;

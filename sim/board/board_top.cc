@@ -8,7 +8,7 @@ BoardTop::BoardTop(sc_core::sc_module_name name, const BoardTopParams& params)
       core("core", params.config, dram.model(), params.regmap),
       regs("regs", &core, params.reg_access),
       router("router", &core, params.config.DRAM_BYTES,
-             params.regmap >= 2 ? uint64_t(BoardModel::TraceDepth()) : 0),
+             params.regmap >= 2 ? uint64_t(BoardModel::TraceDepth()) : 0, params.window_read),
       host("host") {
   host.reg.bind(regs.socket);
   host.dma.bind(router.host);

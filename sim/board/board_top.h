@@ -27,6 +27,7 @@ struct BoardTopParams {
   rtl::DramOptions mem;
   int regmap = 2;                // map version; 1 has no trace window
   sc_core::sc_time reg_access;   // one host register access in all
+  DmaReadCost window_read;       // what a host DMA read of the trace window costs
 };
 
 class BoardTop : public sc_core::sc_module {

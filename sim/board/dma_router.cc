@@ -18,13 +18,14 @@ bool Inside(uint64_t addr, uint64_t len, uint64_t base, uint64_t size) {
 }  // namespace
 
 DmaRouter::DmaRouter(sc_core::sc_module_name name, CoreModule* core, uint64_t dram_bytes,
-                     uint64_t window_records)
+                     uint64_t window_records, const DmaReadCost& window_read)
     : sc_core::sc_module(name),
       host("host"),
       dram("dram"),
       core_(core),
       dram_bytes_(dram_bytes),
-      window_bytes_(window_records * kRecordBytes) {
+      window_bytes_(window_records * kRecordBytes),
+      window_read_(window_read) {
   host.register_b_transport(this, &DmaRouter::Transport);
 }
 
@@ -57,11 +58,16 @@ void DmaRouter::ReadWindow(tlm::tlm_generic_payload& trans, sc_core::sc_time& de
   const uint64_t end = (offset + len + kRecordBytes - 1) / kRecordBytes;
   std::vector<uint64_t> records(end - first);
   // The port runs on the core's clock: the host is synchronised, so the core stands at the
-  // access's time, and the beats it takes pass on as delay.
+  // access's time. The records are read through the port at once (the host reads only records
+  // the unit no longer changes); the read then costs what a card's DMA costs, or the port's
+  // beats if they take longer, and that passes on as delay (the core runs meanwhile).
   const sc_core::sc_time at = sc_core::sc_time_stamp() + delay;
   OTPU_CHECK(core_->time() == at);
   core_->ReadTraceWindow(first, records.size(), records.data());
-  delay += core_->time() - at;
+  const sc_core::sc_time port = core_->time() - at;
+  const uint64_t beats = (offset + len + 63) / 64 - offset / 64;
+  const sc_core::sc_time cost = CyclesToTime(window_read_.Cycles(beats));
+  delay += port > cost ? port : cost;
   std::memcpy(trans.get_data_ptr(), reinterpret_cast<const uint8_t*>(records.data()) +
                                         (offset - first * kRecordBytes),
               len);

@@ -68,6 +68,19 @@ Status CheckOptions(const SimBoardOptions& opts) {
         std::to_string(period_ns) + " ns core period (got " +
         std::to_string(opts.reg_access_ns) + ")");
   }
+  if (opts.dma_setup_ns < 0 || opts.dma_setup_ns % period_ns != 0) {
+    return InvalidArgument(
+        "board model: SimBoardOptions.dma_setup_ns must be a non-negative multiple of the " +
+        std::to_string(period_ns) + " ns core period (got " + std::to_string(opts.dma_setup_ns) +
+        ")");
+  }
+  const int64_t mb_per_cycle = kCoreKhz / 1000;  // MB/s that move one byte a core cycle
+  if (opts.dma_mb_per_s < mb_per_cycle || opts.dma_mb_per_s % mb_per_cycle != 0) {
+    return InvalidArgument(
+        "board model: SimBoardOptions.dma_mb_per_s must be a positive multiple of " +
+        std::to_string(mb_per_cycle) + " (whole bytes per core cycle; got " +
+        std::to_string(opts.dma_mb_per_s) + ")");
+  }
   if (opts.regmap != 1 && opts.regmap != 2) {
     return InvalidArgument("board model: SimBoardOptions.regmap must be 1 or 2 (got " +
                            std::to_string(opts.regmap) + ")");
@@ -183,6 +196,8 @@ StatusOr<std::unique_ptr<SimBoard>> SimBoard::Create(const SimBoardOptions& opts
   params.mem = opts.mem;
   params.regmap = opts.regmap;
   params.reg_access = sc_core::sc_time(double(opts.reg_access_ns), sc_core::SC_NS);
+  params.window_read.setup_cycles = opts.dma_setup_ns / (kCorePeriodPs / 1000);
+  params.window_read.bytes_per_cycle = opts.dma_mb_per_s / (kCoreKhz / 1000);
   auto impl = std::make_unique<Impl>(params);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaborate: bind the sockets, start the core
   return std::unique_ptr<SimBoard>(new SimBoard(std::move(impl)));
@@ -211,6 +226,11 @@ Status SimBoard::WriteDma(uint64_t card_addr, const void* data, size_t len) {
 
 Status SimBoard::ReadDma(uint64_t card_addr, void* data, size_t len) {
   return impl_->Dma(tlm::TLM_READ_COMMAND, card_addr, static_cast<uint8_t*>(data), len);
+}
+
+void SimBoard::RunFor(std::chrono::nanoseconds t) {
+  const int64_t cycles = int64_t(t.count()) * 1000 / kCorePeriodPs;
+  if (cycles > 0) impl_->Advance(CyclesToTime(cycles));
 }
 
 void SimBoard::AddHook(rtl::ClockHook* hook) { impl_->top().core.board().AddHook(hook); }

@@ -2,8 +2,8 @@
 // the trace buffer (BoardStepRunner) gives the hw profile that the core's lossless event tap
 // (SimBoard::AddHook with the RTL's EventCollector) gives as an rtl profile of the same run,
 // and the decoded records equal that event stream. mlp-small, a small attention, a small
-// layer and a qwen-tiny decode step (positions 0..2 untraced, 3 traced), at 0% and 20% DRAM
-// stalls, on a board of the build's default configuration and on one of the card's `board`
+// layer, a qwen-tiny decode step (positions 0..2 untraced, 3 traced) and mlp8 (more records
+// than the buffer holds: streamed), at 0% and 20% DRAM stalls, on a board of the build's default configuration and on one of the card's `board`
 // configuration (both are built). One SimBoard per process: ctest runs each case alone.
 #include <gtest/gtest.h>
 
@@ -34,9 +34,11 @@ struct Case {
   const char* name;
   int stall;                 // DRAM stall percent
   const char* config = "";   // RTL configuration of the board ("": the build's default)
+  TraceKeep keep = TraceKeep::kAuto;  // auto: streamed (the board model has CAPS bit2)
 };
 void PrintTo(const Case& c, std::ostream* os) {
-  *os << c.name << " stall " << c.stall << (*c.config ? " config " : "") << c.config;
+  *os << c.name << " stall " << c.stall << (*c.config ? " config " : "") << c.config << " keep "
+      << TraceKeepName(c.keep);
 }
 
 std::vector<float> Random(size_t n, uint32_t seed) {
@@ -139,6 +141,7 @@ TEST_P(BoardParityTest, HwProfileEqualsRtlProfileAndRecordsEqualTheEvents) {
   BoardRunnerOptions opts;
   opts.mem = mem.Name();
   opts.timeout = std::chrono::minutes(5);
+  opts.keep = GetParam().keep;
   BoardStepRunner runner(card->get(), opts);
   RecordOptions ropts;
   ropts.bucket_cycles = int((*card)->info().counter_window());
@@ -153,6 +156,8 @@ TEST_P(BoardParityTest, HwProfileEqualsRtlProfileAndRecordsEqualTheEvents) {
   EXPECT_TRUE(hw.hwtrace->complete);
   EXPECT_EQ(hw.hwtrace->drop, 0);
   EXPECT_EQ(hw.hwtrace->lost, 0);
+  EXPECT_EQ(hw.hwtrace->keep, GetParam().keep == TraceKeep::kAuto ? std::string("stream")
+                                                                    : TraceKeepName(GetParam().keep));
   EXPECT_EQ(hw.cycles, runner.last().counters.cycles);
   const decode::TraceRun want =
       ToTraceRun(collector.events(), collector.windows(), collector.ports(), collector.halted());
@@ -160,7 +165,7 @@ TEST_P(BoardParityTest, HwProfileEqualsRtlProfileAndRecordsEqualTheEvents) {
   ASSERT_TRUE(rtl.ok()) << rtl.status().message();
   EXPECT_EQ(Json(hw), Json(*rtl));
 
-  auto tokens = decode::Tokenize(runner.last().trace->records);
+  auto tokens = decode::Tokenize(runner.records());
   ASSERT_TRUE(tokens.ok()) << tokens.status().message();
   auto decoded = decode::Decode(*tokens, run.program, cfg);
   ASSERT_TRUE(decoded.ok()) << decoded.status().message();
@@ -177,7 +182,7 @@ TEST_P(BoardParityTest, HwProfileEqualsRtlProfileAndRecordsEqualTheEvents) {
   EXPECT_EQ(decoded->run.windows, want.windows);
   EXPECT_EQ(decoded->run.ports, want.ports);
   std::printf("%s (%s, %s): %lld cycles, %zu records, %zu instructions\n", GetParam().name,
-              cfg.name.c_str(), mem.Name().c_str(), (long long)hw.cycles, runner.last().trace->records.size(),
+              cfg.name.c_str(), mem.Name().c_str(), (long long)hw.cycles, runner.records().size(),
               got.instrs.size());
 }
 
@@ -189,11 +194,20 @@ INSTANTIATE_TEST_SUITE_P(Workloads, BoardParityTest,
                                            Case{"mlp-small", 0, "board"},
                                            Case{"mlp-small", 20, "board"},
                                            Case{"attn-small", 20, "board"},
-                                           Case{"layer-small", 20, "board"}),
+                                           Case{"layer-small", 20, "board"},
+                                           // mlp8 overflowed the 64 Ki buffer (keep first lost
+                                           // most of it); streamed, it is whole.
+                                           Case{"mlp8", 0}, Case{"mlp8", 20},
+                                           // The buffer alone, as on a card without streaming.
+                                           Case{"mlp-small", 20, "", TraceKeep::kFirst},
+                                           Case{"qwen-tiny", 0, "", TraceKeep::kLast}),
                          [](const ::testing::TestParamInfo<Case>& i) {
                            std::string n =
                                std::string(i.param.name) + "_stall" + std::to_string(i.param.stall);
                            if (*i.param.config) n += std::string("_") + i.param.config;
+                           if (i.param.keep != TraceKeep::kAuto) {
+                             n += std::string("_keep_") + TraceKeepName(i.param.keep);
+                           }
                            std::replace(n.begin(), n.end(), '-', '_');
                            return n;
                          });

@@ -97,7 +97,9 @@
   X(TRACE_DROP, 0x208)       \
   X(TRACE_ADDR, 0x20C)       \
   X(TRACE_LO, 0x210)         \
-  X(TRACE_HI, 0x214)
+  X(TRACE_HI, 0x214)         \
+  X(TRACE_WIDX, 0x218)       \
+  X(TRACE_RPTR, 0x21C)
 
 #define OTPU_REG_VALUES(X)           \
   X(ID_VALUE, 0x4F545055)            \
@@ -114,13 +116,15 @@
   X(STATUS_RUNNING, 0x80)            \
   X(CAPS_TRACE, 0x01)                \
   X(CAPS_TRACE_DMA, 0x02)            \
+  X(CAPS_TRACE_STREAM, 0x04)         \
   X(CAPS_4BIT, 0x10)                 \
   X(CAPS_DEPTH_SHIFT, 8)             \
   X(CAPS_WINDOW_SHIFT, 16)           \
   X(TRACE_CTRL_ENABLE, 0x1)          \
   X(TRACE_CTRL_CLEAR, 0x2)           \
   X(TRACE_CTRL_STOP_WHEN_FULL, 0x4)  \
-  X(TRACE_CTRL_BUSY, 0x8)
+  X(TRACE_CTRL_BUSY, 0x8)            \
+  X(TRACE_CTRL_STREAM, 0x10)
 
 // 64-bit free-running counters at COUNTERS + 8*index (lo, hi).
 #define OTPU_COUNTERS(X) \

@@ -86,12 +86,15 @@ void TraceUnitModel::OnRunStart() {
   written_ = 0;
   count_ = drop_ = 0;
   drain_cycles_ = 0;
+  rptr_ = 0;
+  if (reader_) reader_->OnClear();
 }
 
 void TraceUnitModel::Store(Record r) {
   // Keep first writes while there is room; the ring writes at COUNT mod DEPTH. Either way
-  // COUNT counts the record, so keep-first loses exactly COUNT - DEPTH.
-  if (options_.keep_last) {
+  // COUNT counts the record, so keep-first loses exactly COUNT - DEPTH. Streaming writes at
+  // COUNT mod DEPTH too, but only when there is room (Step checks the read pointer).
+  if (options_.keep_last || options_.stream) {
     buffer_[size_t(written_ % options_.depth)] = r;
   } else if (written_ < options_.depth) {
     buffer_[size_t(written_)] = r;
@@ -101,8 +104,10 @@ void TraceUnitModel::Store(Record r) {
 }
 
 void TraceUnitModel::Step(const std::vector<Record>& bundle, bool halt) {
-  // 1. The buffer port takes the oldest queued line.
-  if (!queue_.empty()) {
+  // 1. The buffer port takes the oldest queued line; streaming, only when the ring has room
+  // (fewer than DEPTH records written and not yet read).
+  const bool room = !options_.stream || uint32_t(uint32_t(written_) - rptr_) < options_.depth;
+  if (!queue_.empty() && room) {
     Store(queue_.front());
     queue_.pop_front();
   }
@@ -129,6 +134,7 @@ void TraceUnitModel::Step(const std::vector<Record>& bundle, bool halt) {
 }
 
 void TraceUnitModel::OnClock(const CoreCycle& c) {
+  if (reader_) reader_->BeforeCycle(*this);
   if (options_.enable) {
     Step(Bundle(c), c.halt.valid);
   } else {
@@ -138,6 +144,9 @@ void TraceUnitModel::OnClock(const CoreCycle& c) {
 
 void TraceUnitModel::OnRunEnd() {
   while (busy()) {
+    if (reader_) reader_->BeforeCycle(*this);
+    const bool full = options_.stream && uint32_t(uint32_t(written_) - rptr_) >= options_.depth;
+    if (full && !reader_) break;  // no host to make room: the queue stays (BUSY stays set)
     Step({}, false);
     ++drain_cycles_;
   }

@@ -2,8 +2,13 @@
 // turns each core cycle with any event into one bundle of 64-bit records, passes it through a
 // capture queue of QD lines into a buffer of DEPTH records, and keeps TRACE_COUNT and
 // TRACE_DROP as the registers do. The halt cycle's bundle is never dropped for want of room: it
-// is held until the queue can take it whole (nothing follows HALT). The RTL trace unit must match it record for record, so it is
-// written as the plain per-cycle sequence the hardware follows (see OnClock).
+// is held until the queue can take it whole (nothing follows HALT). In streaming mode
+// (TRACE_CTRL.STREAM) the buffer is a ring the host drains while the core runs: it reads the
+// write index (TRACE_WIDX), reads the records and writes how far it has read (TRACE_RPTR);
+// the unit never writes a record past DEPTH ahead of the read pointer, so when the host falls
+// behind the queue fills and whole bundles are lost (TRACE_DROP). The RTL trace unit must
+// match it record for record, so it is written as the plain per-cycle sequence the hardware
+// follows (see OnClock).
 #ifndef OTPU_SIM_RTL_TRACE_TRACE_UNIT_MODEL_H_
 #define OTPU_SIM_RTL_TRACE_TRACE_UNIT_MODEL_H_
 
@@ -25,6 +30,20 @@ struct TraceUnitOptions {
   int64_t depth = 65536;    // DEPTH: buffer records
   bool keep_last = false;   // false: keep first (STOP_WHEN_FULL); true: ring
   bool enable = true;       // TRACE_CTRL.ENABLE
+  bool stream = false;      // TRACE_CTRL.STREAM: a ring bounded by the host's read pointer
+};
+
+class TraceUnitModel;
+
+// The host side of streaming mode, as the model sees it (a test's stand-in for Card's drain).
+class TraceReader {
+ public:
+  virtual ~TraceReader() = default;
+  // TRACE_CTRL.CLEAR: the read pointer is 0 again.
+  virtual void OnClear() {}
+  // Between two clock edges: may read the ring (RingAt) below write_index() and move the
+  // read pointer (SetReadPointer).
+  virtual void BeforeCycle(TraceUnitModel& unit) = 0;
 };
 
 class TraceUnitModel : public ClockHook {
@@ -53,12 +72,27 @@ class TraceUnitModel : public ClockHook {
   // TRACE_CTRL.BUSY: records queued or a bundle held.
   bool busy() const { return !queue_.empty() || !held_.empty(); }
 
+  // Streaming mode's host side (borrowed; may be null): runs before every cycle the unit is
+  // clocked (the run's and the drain's after it).
+  void set_reader(TraceReader* reader) { reader_ = reader; }
+  // TRACE_RPTR: records the host has read (mod 2^32); seen from the next clock edge on. CLEAR
+  // (OnRunStart) sets it to 0.
+  void SetReadPointer(uint32_t rptr) { rptr_ = rptr; }
+  uint32_t read_pointer() const { return rptr_; }
+  // TRACE_WIDX: records written into the buffer since CLEAR (mod 2^32).
+  uint32_t write_index() const { return uint32_t(written_); }
+  // The buffer's record at index `i` mod DEPTH (what the DMA window serves at 8 i).
+  Record RingAt(int64_t i) const { return buffer_[size_t(i % options_.depth)]; }
+
   uint32_t count() const { return count_; }        // TRACE_COUNT (saturating)
   uint32_t drop() const { return drop_; }          // TRACE_DROP: lines of lost cycles
-  bool wrapped() const { return options_.keep_last && written_ > options_.depth; }
+  bool wrapped() const {
+    return options_.keep_last && !options_.stream && written_ > options_.depth;
+  }
   int64_t drain_cycles() const { return drain_cycles_; }  // BUSY cycles after the run
   const TraceUnitOptions& options() const { return options_; }
-  // The buffer as the host reads it: min(COUNT, DEPTH) records, oldest first (ring order).
+  // The buffer as the host reads it after a run without STREAM: min(COUNT, DEPTH) records,
+  // oldest first (ring order).
   std::vector<Record> Records() const;
 
  private:
@@ -75,6 +109,8 @@ class TraceUnitModel : public ClockHook {
   int64_t written_ = 0;  // records that left the queue (COUNT without saturation)
   uint32_t count_ = 0, drop_ = 0;
   int64_t drain_cycles_ = 0;
+  uint32_t rptr_ = 0;  // TRACE_RPTR
+  TraceReader* reader_ = nullptr;
 };
 
 }  // namespace otpu::rtl

@@ -42,9 +42,10 @@ struct Build {
 };
 constexpr Build kDefault{64, 65536}, kSmall{24, 512}, kTiny{6, 16};
 
-std::unique_ptr<TraceUnitModel> Model(const Build& b, bool keep_last, bool enable = true) {
-  auto m = TraceUnitModel::Create(
-      {.queue_depth = b.qd, .depth = b.depth, .keep_last = keep_last, .enable = enable});
+std::unique_ptr<TraceUnitModel> Model(const Build& b, bool keep_last, bool enable = true,
+                                      bool stream = false) {
+  auto m = TraceUnitModel::Create({.queue_depth = b.qd, .depth = b.depth, .keep_last = keep_last,
+                                   .enable = enable, .stream = stream});
   OTPU_CHECK(m.ok());
   return std::move(m.value());
 }
@@ -59,15 +60,27 @@ struct Pair {
   std::function<int64_t()> drain_cycles;
   std::function<std::vector<tr::Record>(ReadPort)> records;
   std::function<void(const CoreCycle&)> clock_with_clear;
+  std::function<uint32_t()> widx;
+  // Streaming pairs: the host draining each side (the same policy).
+  std::unique_ptr<StreamHost> model_host, rtl_host;
 };
 
+// `host_every` > 0: a streaming unit drained by a StreamHost reading a beat every that many
+// cycles.
 template <typename V>
-Pair MakePair(std::string name, const Build& b, bool keep_last, bool enable = true) {
-  auto rtl = std::make_unique<RtlTraceUnit<V>>(b.depth, keep_last, enable);
-  RtlTraceUnit<V>* u = rtl.get();
+Pair MakePair(std::string name, const Build& b, bool keep_last, bool enable = true,
+              int host_every = 0) {
   Pair p;
+  if (host_every > 0) {
+    p.model_host = std::make_unique<StreamHost>(host_every);
+    p.rtl_host = std::make_unique<StreamHost>(host_every);
+  }
+  auto rtl = std::make_unique<RtlTraceUnit<V>>(b.depth, keep_last, enable, p.rtl_host.get());
+  RtlTraceUnit<V>* u = rtl.get();
   p.name = std::move(name);
-  p.model = Model(b, keep_last, enable);
+  p.model = Model(b, keep_last, enable, host_every > 0);
+  p.model->set_reader(p.model_host.get());
+  p.widx = [u] { return u->widx(); };
   p.count = [u] { return u->count(); };
   p.drop = [u] { return u->drop(); };
   p.drain_cycles = [u] { return u->drain_cycles(); };
@@ -87,6 +100,10 @@ std::vector<Pair> AllPairs() {
   p.push_back(MakePair<Votpu_trace_tiny>("tiny keep-first", kTiny, false));
   p.push_back(MakePair<Votpu_trace_tiny>("tiny ring", kTiny, true));
   p.push_back(MakePair<Votpu_trace_small>("disabled", kSmall, false, false));
+  // Streaming: a host that keeps up (a beat every cycle) and one that falls behind (a beat
+  // every 64 cycles: 1/8 record a cycle).
+  p.push_back(MakePair<Votpu_trace>("default stream", kDefault, false, true, 1));
+  p.push_back(MakePair<Votpu_trace_small>("small stream slow", kSmall, false, true, 64));
   return p;
 }
 
@@ -96,6 +113,14 @@ void ExpectSame(Pair& p) {
   EXPECT_EQ(p.count(), m.count());
   EXPECT_EQ(p.drop(), m.drop());
   EXPECT_EQ(p.drain_cycles(), m.drain_cycles());
+  EXPECT_EQ(p.widx(), m.write_index());
+  if (p.model_host) {
+    // What each host drained while the unit ran, record for record.
+    const std::vector<tr::Record>& want = p.model_host->got();
+    const std::vector<tr::Record>& got = p.rtl_host->got();
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "drained record " << i;
+  }
   const std::vector<tr::Record> want = m.Records();
   for (ReadPort port : {ReadPort::kRecord, ReadPort::kWindow}) {
     const std::vector<tr::Record> got = p.records(port);
@@ -147,6 +172,42 @@ void ExpectAllSame(std::vector<Pair>& pairs) {
   EXPECT_EQ(Find(pairs, "disabled")->drop(), 0u);
 }
 
+// On a real run (the default queue drops nothing): streaming with a host that keeps up drains
+// exactly the records keep-first buffered, and a slow host's drops are exactly the lines it
+// did not get.
+// What a streaming pair's host read, then what was still unread in the ring at the end.
+std::vector<tr::Record> Drained(const Pair& p) {
+  std::vector<tr::Record> out = p.model_host->got();
+  for (uint32_t i = p.model_host->rptr(); i != p.model->write_index(); ++i) {
+    out.push_back(p.model->RingAt(int64_t(i)));
+  }
+  return out;
+}
+
+void ExpectStreamAccounting(std::vector<Pair>& pairs) {
+  Pair& def = *Find(pairs, "default");
+  ASSERT_EQ(def.drop(), 0u);
+  const std::vector<tr::Record> all = def.model->Records();
+  Pair& fast = *Find(pairs, "default stream");
+  EXPECT_EQ(fast.drop(), 0u);
+  EXPECT_EQ(Drained(fast), all);
+  // The slow host made the unit drop whole bundles, and every line is either written or
+  // counted as dropped.
+  Pair& slow = *Find(pairs, "small stream slow");
+  EXPECT_GT(slow.drop(), 0u);
+  EXPECT_GT(slow.count(), uint32_t(kSmall.depth));
+  EXPECT_EQ(int64_t(slow.count()) + int64_t(slow.drop()), int64_t(all.size()));
+  // What it drained is a subsequence of the run's records (whole bundles missing).
+  const std::vector<tr::Record> got = Drained(slow);
+  EXPECT_EQ(got.size(), slow.count());
+  size_t at = 0;
+  for (tr::Record r : got) {
+    while (at < all.size() && all[at] != r) ++at;
+    ASSERT_LT(at, all.size()) << "a drained record that is not in the run";
+    ++at;
+  }
+}
+
 struct CoreCase {
   const char* name;
   int stall;
@@ -178,6 +239,7 @@ TEST_P(TraceRtlCoreTest, RtlUnitEqualsTheModel) {
   EXPECT_EQ(Find(pairs, "default")->drop(), 0u);
   // The small buffer fills: keep first keeps a prefix, the ring wraps.
   EXPECT_GT(Find(pairs, "small ring")->count(), uint32_t(kSmall.depth));
+  ExpectStreamAccounting(pairs);
 }
 
 INSTANTIATE_TEST_SUITE_P(Runs, TraceRtlCoreTest,
@@ -291,6 +353,7 @@ TEST(TraceRtlStreamTest, RandomEventsWithClearInTheMiddle) {
     }));
     EXPECT_GT(def.drop(), 0u);
     EXPECT_GT(Find(pairs, "small ring")->count(), uint32_t(kSmall.depth));
+    EXPECT_GT(Find(pairs, "small stream slow")->drop(), def.drop());  // the ring filled too
   }
 }
 

@@ -5,11 +5,13 @@
 #ifndef OTPU_TESTS_RTL_TRACE_RTL_TRACE_UNIT_H_
 #define OTPU_TESTS_RTL_TRACE_RTL_TRACE_UNIT_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "sim/rtl/core_cycle.h"
+#include "sim/rtl/trace/trace_unit_model.h"
 #include "tests/rtl/units/vl_bits.h"
 #include "base/status.h"
 #include "workloads/isa/trace_records.h"
@@ -19,16 +21,57 @@ namespace otpu::rtl {
 // How the host reads the buffer back.
 enum class ReadPort { kRecord, kWindow };
 
+// A host draining a streaming unit (TRACE_CTRL.STREAM), the same for the RTL unit and the
+// model: every `every`-th cycle it reads the records of one 64-byte beat from its read pointer
+// up to the write index, and publishes the new read pointer (TRACE_RPTR) before the next
+// cycle. A large `every` is a host that falls behind.
+class StreamHost : public TraceReader {
+ public:
+  explicit StreamHost(int every) : every_(every) {}
+
+  // How many records to read before this cycle's edge, from rptr() on, with TRACE_WIDX `widx`.
+  uint32_t Due(uint32_t widx) {
+    if (tick_++ % every_ != 0) return 0;
+    return std::min<uint32_t>(8 - rptr_ % 8, widx - rptr_);
+  }
+  void Got(trace::Record r) {
+    got_.push_back(r);
+    ++rptr_;
+  }
+  uint32_t rptr() const { return rptr_; }
+  const std::vector<trace::Record>& got() const { return got_; }
+
+  void OnClear() override {
+    rptr_ = 0;
+    tick_ = 0;
+    got_.clear();
+  }
+  void BeforeCycle(TraceUnitModel& unit) override {
+    unit.SetReadPointer(rptr_);
+    const uint32_t n = Due(unit.write_index());
+    const uint32_t from = rptr_;
+    for (uint32_t i = 0; i < n; ++i) Got(unit.RingAt(int64_t(from + i)));
+  }
+
+ private:
+  int every_;
+  uint32_t rptr_ = 0;
+  int64_t tick_ = 0;
+  std::vector<trace::Record> got_;
+};
+
 // `V` is the Verilated otpu_trace of some QD and DEPTH (given here, as the model cannot say).
 template <typename V>
 class RtlTraceUnit : public ClockHook {
  public:
-  RtlTraceUnit(int64_t depth, bool keep_last, bool enable = true)
-      : depth_(depth), keep_last_(keep_last), enable_(enable),
+  // `host` (borrowed, may be null) drains a streaming unit; with it the unit runs STREAM.
+  RtlTraceUnit(int64_t depth, bool keep_last, bool enable = true, StreamHost* host = nullptr)
+      : depth_(depth), keep_last_(keep_last), enable_(enable), host_(host),
         context_(std::make_unique<VerilatedContext>()),
         top_(std::make_unique<V>(context_.get(), "otpu_trace")) {
     top_->clk_i = 0;
     top_->rst_ni = 0;
+    top_->rptr_i = 0;
     top_->eval();
     top_->rst_ni = 1;
     top_->eval();
@@ -40,11 +83,12 @@ class RtlTraceUnit : public ClockHook {
     Tick();
     top_->clear_i = 0;
     drain_cycles_ = 0;
+    if (host_) host_->OnClear();
   }
 
   void OnClock(const CoreCycle& c) override {
     Drive(c);
-    Tick();
+    Clock();
   }
 
   // Clocks the unit with this cycle's events and a CLEAR pulse (which wins over them).
@@ -53,16 +97,19 @@ class RtlTraceUnit : public ClockHook {
     top_->clear_i = 1;
     Tick();
     top_->clear_i = 0;
+    if (host_) host_->OnClear();
   }
 
   void OnRunEnd() override {
     Idle();
     while (top_->busy_o) {
       OTPU_CHECK(drain_cycles_ < (int64_t{1} << 24));
-      Tick();
+      Clock();
       ++drain_cycles_;
     }
   }
+
+  uint32_t widx() const { return top_->widx_o; }
 
   uint32_t count() const { return top_->count_o; }
   uint32_t drop() const { return top_->drop_o; }
@@ -110,11 +157,32 @@ class RtlTraceUnit : public ClockHook {
 
   void Idle() { Drive(CoreCycle{}); }
 
+  bool stream() const { return host_ != nullptr; }
+
+  // One clock edge with the host's side of streaming: it publishes its read pointer and reads
+  // one beat through the window port in the same cycle (the records it reads are below the
+  // write index, so this edge cannot overwrite them).
+  void Clock() {
+    if (!host_) {
+      Tick();
+      return;
+    }
+    top_->rptr_i = host_->rptr();
+    const uint32_t n = host_->Due(top_->widx_o);
+    const uint32_t from = host_->rptr();
+    units::SetBits(top_->win_beat_i, 0, 32, uint64_t(from % uint64_t(depth_) / 8));
+    Tick();
+    for (uint32_t i = 0; i < n; ++i) {
+      host_->Got(units::GetBits(top_->win_data_o, 64 * int((from + i) % 8), 64));
+    }
+  }
+
   // Every field, valid or not: the unit must ignore what is not flagged valid.
   void Drive(const CoreCycle& c) {
     V& t = *top_;
     t.enable_i = enable_;
     t.stop_when_full_i = !keep_last_;
+    t.stream_i = stream();
     t.cycle_i = uint32_t(c.cycle);
     t.ev_disp_i = c.dispatch.valid;
     t.ev_disp_slot_i = uint8_t(c.dispatch.slot);
@@ -149,6 +217,7 @@ class RtlTraceUnit : public ClockHook {
 
   int64_t depth_;
   bool keep_last_, enable_;
+  StreamHost* host_;
   std::unique_ptr<VerilatedContext> context_;  // one per model: no name clashes, no sharing
   std::unique_ptr<V> top_;
   int64_t drain_cycles_ = 0;

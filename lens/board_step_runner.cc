@@ -98,6 +98,8 @@ Status BoardStepRunner::Load(const workloads::WorkloadRun& run) {
   dram_ = std::make_unique<SparseMemory>(run.image);
   outputs_ = run.outputs;
   last_ = {};
+  program_ = &run.program;
+  builder_.reset();
   return OkStatus();
 }
 
@@ -119,7 +121,23 @@ StatusOr<trace::RunEvents> BoardStepRunner::Run(const workloads::Step& step) {
   ro.trace.enable = step.traced && card_->info().has_trace();
   ro.trace.keep_last = opts_.keep_last;
   ro.timeout = opts_.timeout;
-  ASSIGN_OR_RETURN(last_, card_->Run(ro));
+  builder_.reset();
+  tracing_ = ro.trace.enable;
+  StatusOr<host::RunResult> result = card_->Run(ro);
+  tracing_ = false;
+  RETURN_IF_ERROR(result.status());
+  last_ = std::move(result).value();
+  if (last_.trace) {
+    if (builder_ == nullptr) {
+      // Nothing came while the run drained: decode what the card handed back, now that CYCLES
+      // is known (it bounds record cycles, docs/trace.md).
+      builder_ = std::make_unique<HwProfileBuilder>(card_->config(), *program_,
+                                                    last_.counters.cycles);
+      std::vector<uint64_t>& records = last_.trace->records;
+      (void)builder_->Feed(records.data(), records.size());  // an error returns at the build
+    }
+    if (!opts_.keep_records) last_.trace->records = std::vector<uint64_t>();
+  }
   for (const workloads::DramRange& r : outputs_) {
     std::vector<uint8_t> bytes(r.bytes);
     RETURN_IF_ERROR(card_->ReadDram(r.addr, bytes.data(), bytes.size()));
@@ -129,6 +147,15 @@ StatusOr<trace::RunEvents> BoardStepRunner::Run(const workloads::Step& step) {
   events.cycles = last_.counters.cycles;
   events.retired = last_.counters.icount;
   return events;
+}
+
+Status BoardStepRunner::FeedRecords(const uint64_t* records, size_t n) {
+  if (!tracing_) return FailedPrecondition("board runner: trace records outside a traced run");
+  if (builder_ == nullptr) {
+    // CYCLES is not known while the core runs: record cycles are bounded by the halt only.
+    builder_ = std::make_unique<HwProfileBuilder>(card_->config(), *program_, -1);
+  }
+  return builder_->Feed(records, n);
 }
 
 StatusOr<Profile> BoardStepRunner::BuildStepProfile(const std::string& name,
@@ -143,6 +170,7 @@ StatusOr<Profile> BoardStepRunner::BuildStepProfile(const std::string& name,
     return InvalidArgument(StrFormat("bucket of %d cycles, but the card counts windows of %lld",
                                      bucket_cycles, (long long)info.counter_window()));
   }
+  if (builder_ == nullptr) return FailedPrecondition("board runner: the trace was built already");
   const host::TraceDrain& t = *last_.trace;
   TraceRegisters regs;
   regs.count = t.count;
@@ -150,8 +178,8 @@ StatusOr<Profile> BoardStepRunner::BuildStepProfile(const std::string& name,
   regs.depth = t.depth;
   regs.keep_last = t.keep_last;
   regs.cycles = last_.counters.cycles;
-  ASSIGN_OR_RETURN(Profile p, BuildHwProfile(name, info.config, run.program, t.records, regs,
-                                             bucket_cycles, opts_.mem));
+  std::unique_ptr<HwProfileBuilder> builder = std::move(builder_);
+  ASSIGN_OR_RETURN(Profile p, builder->Finish(name, regs, bucket_cycles, opts_.mem));
   p.clock_mhz = info.clock_mhz();
   p.board = BoardCounters(last_.counters);
   if (p.cycles == 0 && last_.counters.cycles > 0) CompleteFromCounters(last_.counters, &p);

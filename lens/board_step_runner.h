@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "host/card.h"
+#include "lens/build_hw_profile.h"
 #include "lens/recorder.h"
 
 namespace otpu::lens {
@@ -20,6 +21,9 @@ struct BoardRunnerOptions {
   bool keep_last = false;                    // the trace buffer as a ring (--keep last)
   std::chrono::milliseconds timeout{10000};  // per run (host::RunOptions::timeout)
   std::string mem = "card";  // config.MEM of the profiles ("card", or the model's memory)
+  // Keep the drained records in last().trace once decoded (tests that look at them); by
+  // default they are decoded and freed, so a step never holds its records.
+  bool keep_records = false;
 };
 
 class BoardStepRunner : public StepRunner {
@@ -44,7 +48,20 @@ class BoardStepRunner : public StepRunner {
   StatusOr<Profile> BuildStepProfile(const std::string& name, const workloads::WorkloadRun& run,
                                      const trace::RunEvents& events, int bucket_cycles) override;
 
-  // The last run: its counters and, when traced, the drained trace.
+  // Records of the traced run in progress, oldest first, in chunks of any size as the drain
+  // delivers them (the card's record sink): decoded at once, so the step never holds them.
+  // Without a call during a run, Run feeds the records the card drained after it instead.
+  // FailedPrecondition outside a traced run; a decoding error comes back here and from
+  // BuildStepProfile.
+  Status FeedRecords(const uint64_t* records, size_t n);
+
+  // Trace records fed (or drained) in the traced run in progress or just run, and the latest
+  // cycle they reached (-1: none): a status line's view of a long run.
+  int64_t records_so_far() const { return builder_ ? builder_->records() : 0; }
+  int64_t cycle_so_far() const { return builder_ ? builder_->cycle() : -1; }
+
+  // The last run: its counters and, when traced, the drained trace (its records only with
+  // BoardRunnerOptions::keep_records).
   const host::RunResult& last() const { return last_; }
 
  private:
@@ -53,6 +70,9 @@ class BoardStepRunner : public StepRunner {
   std::unique_ptr<SparseMemory> dram_;
   std::vector<workloads::DramRange> outputs_;
   host::RunResult last_;
+  const isa::Program* program_ = nullptr;  // the loaded workload's (it outlives the steps)
+  bool tracing_ = false;                   // a traced run is in progress
+  std::unique_ptr<HwProfileBuilder> builder_;  // the traced run's records, decoded
 };
 
 }  // namespace otpu::lens

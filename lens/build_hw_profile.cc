@@ -95,15 +95,21 @@ StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cf
   return p;
 }
 
-StatusOr<Profile> BuildHwProfile(const std::string& name, const isa::Config& cfg,
-                                 const isa::Program& program,
-                                 std::span<const trace::Record> records,
-                                 const TraceRegisters& regs, int window_cycles,
-                                 const std::string& mem) {
-  ASSIGN_OR_RETURN(decode::Tokens tokens, decode::Tokenize(records));
-  ASSIGN_OR_RETURN(decode::Decoded decoded, decode::Decode(tokens, program, cfg, regs.cycles));
+HwProfileBuilder::HwProfileBuilder(const isa::Config& cfg, const isa::Program& program,
+                                   int64_t cycles)
+    : cfg_(cfg), program_(program), decoder_(program, cfg, cycles) {}
+
+Status HwProfileBuilder::Feed(const trace::Record* records, size_t n) {
+  records_ += int64_t(n);
+  return decoder_.Feed(records, n);
+}
+
+StatusOr<Profile> HwProfileBuilder::Finish(const std::string& name, const TraceRegisters& regs,
+                                           int window_cycles, const std::string& mem) {
+  ASSIGN_OR_RETURN(decode::StreamDecoded stream, decoder_.Finish());
+  const decode::Decoded& decoded = stream.decoded;
   ASSIGN_OR_RETURN(Profile p,
-                   BuildRtlProfile(name, cfg, program, decoded.run, window_cycles, mem));
+                   BuildRtlProfile(name, cfg_, program_, decoded.run, window_cycles, mem));
   p.kind = ProfileKind::kHw;
   HwTrace t;
   t.count = regs.count;
@@ -112,17 +118,27 @@ StatusOr<Profile> BuildHwProfile(const std::string& name, const isa::Config& cfg
   t.keep = regs.keep_last ? "last" : "first";
   t.wrapped = regs.keep_last && regs.count > regs.depth;
   t.lost = std::max<int64_t>(0, regs.count - regs.depth);
-  t.records = int64_t(records.size());
+  t.records = stream.records;
   t.open_at_end = decoded.stats.open_at_end;
   t.traced_to = decoded.stats.traced_to;
   t.damaged = decoded.stats.damaged;
-  t.complete = t.drop == 0 && t.lost == 0 && tokens.cut_head == 0 && tokens.cut_tail == 0 &&
+  t.complete = t.drop == 0 && t.lost == 0 && stream.cut_head == 0 && stream.cut_tail == 0 &&
                decoded.stats.orphans == 0 && decoded.stats.damaged == 0 && decoded.run.halted;
   std::vector<Note> loss = LossNotes(t, decoded.stats);
   // Loss warnings go right after the verdict (docs/profile.md).
   p.notes.insert(p.notes.begin() + std::min<size_t>(1, p.notes.size()), loss.begin(), loss.end());
   p.hwtrace = t;
   return p;
+}
+
+StatusOr<Profile> BuildHwProfile(const std::string& name, const isa::Config& cfg,
+                                 const isa::Program& program,
+                                 std::span<const trace::Record> records,
+                                 const TraceRegisters& regs, int window_cycles,
+                                 const std::string& mem) {
+  HwProfileBuilder builder(cfg, program, regs.cycles);
+  RETURN_IF_ERROR(builder.Feed(records.data(), records.size()));
+  return builder.Finish(name, regs, window_cycles, mem);
 }
 
 }  // namespace otpu::lens

@@ -30,9 +30,38 @@ StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cf
                                   const isa::Program& program, const decode::TraceRun& run,
                                   int window_cycles, const std::string& mem);
 
+// Builds a hw profile from records fed as they are drained (decode::StreamDecoder): memory
+// grows with the profile, never with the records. Feeding a buffer's records in any chunks
+// gives the profile BuildHwProfile gives on the whole buffer.
+class HwProfileBuilder {
+ public:
+  // A run of `program` (borrowed, as `cfg`: both must outlive the builder) whose CYCLES is
+  // `cycles` when known before the records come (-1 when they are fed during the run).
+  HwProfileBuilder(const isa::Config& cfg, const isa::Program& program, int64_t cycles = -1);
+
+  // The next `n` records, oldest first. DataLoss from the tokenizer or decoder, naming the
+  // record's index in the whole stream; after one, every later call returns it again.
+  Status Feed(const trace::Record* records, size_t n);
+  // Records fed so far.
+  int64_t records() const { return records_; }
+  // The latest cycle they reached (-1 before any).
+  int64_t cycle() const { return decoder_.cycle(); }
+  // The profile, with `regs` read after the run (its `cycles` is not used again). The builder
+  // is spent afterwards. The error of a Feed, or BuildRtlProfile's.
+  StatusOr<Profile> Finish(const std::string& name, const TraceRegisters& regs,
+                           int window_cycles, const std::string& mem);
+
+ private:
+  const isa::Config& cfg_;
+  const isa::Program& program_;
+  decode::StreamDecoder decoder_;
+  int64_t records_ = 0;
+};
+
 // The hw profile of a run of `program` from the buffer's `records` (oldest first) and the
 // trace registers: the rtl profile of the decoded run plus `hwtrace` and the loss notes.
 // DataLoss from the tokenizer or decoder (naming the record) when the records are malformed.
+// (HwProfileBuilder over the whole buffer in one Feed.)
 StatusOr<Profile> BuildHwProfile(const std::string& name, const isa::Config& cfg,
                                  const isa::Program& program,
                                  std::span<const trace::Record> records,

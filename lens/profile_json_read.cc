@@ -411,6 +411,7 @@ StatusOr<ProfileFile> ProfileFileFromBytes(std::string_view bytes, const ReadLim
   doc.Populate(generator);
   // The stream's error first: the parser only saw the text end early.
   RETURN_IF_ERROR(in.error());
+  RETURN_IF_ERROR(handler.number_error());
   if (parsed.IsError() && !limited.error().empty()) {
     return DataLoss("at byte " + std::to_string(parsed.Offset()) + ": " + limited.error() +
                     " (docs/profile.md)");

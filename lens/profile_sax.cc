@@ -1,5 +1,7 @@
 #include "lens/profile_sax.h"
 
+#include "base/json.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -181,6 +183,15 @@ bool ProfileSaxHandler::Integer(int64_t v) {
 
 bool ProfileSaxHandler::RawNumber(const char* str, rapidjson::SizeType length, bool) {
   const std::string_view text(str, length);
+  if (length > kMaxJsonNumberChars) {
+    // No file of ours holds one (json.h); the parser stops here. The stream stands just past
+    // the number.
+    const size_t end = tell_ && *tell_ ? (*tell_)() : 0;
+    number_error_ = DataLoss("invalid JSON at byte " + std::to_string(end - length) +
+                             ": number longer than " + std::to_string(kMaxJsonNumberChars) +
+                             " characters");
+    return false;
+  }
   if (text.find_first_of(".eE") == std::string_view::npos) {
     int64_t i = 0;
     if (std::from_chars(text.data(), text.data() + text.size(), i).ec == std::errc()) {

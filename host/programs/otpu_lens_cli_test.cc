@@ -95,6 +95,21 @@ TEST_F(OtpuLensCliTest, RecordQwenTinyTwoTokensWritesTwoCompleteHwProfiles) {
   EXPECT_NE(info.out.find("profile 1: qwen-tiny step 4 (hw)"), std::string::npos) << info.out;
 }
 
+// Off a terminal the status line comes only with --progress (the test above: no stderr), then
+// as whole lines: what is being built, then the step with its cycles and records.
+TEST_F(OtpuLensCliTest, RecordWithProgressPrintsStatusLinesOnStderr) {
+  const std::string out = OutPath("m.otpuprof");
+  Result r = OtpuLens({"record", "--sim", "--workload", "mlp-small", "--progress", "-o", out});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(r.err.rfind("otpu-lens record: building mlp-small\n", 0), 0u) << r.err;
+  const size_t last = r.err.rfind("otpu-lens record: step 1/1 (traced), ");
+  ASSERT_NE(last, std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" cycles, ", last), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" records, elapsed ", last), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(", about 0s left\n", last), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\r'), std::string::npos) << "no carriage returns off a terminal";
+}
+
 TEST_F(OtpuLensCliTest, ListIsLenssList) {
   Result ours = OtpuLens({"list"}), theirs = Run(LENS_BINARY, {"list"});
   ASSERT_EQ(ours.code, 0);

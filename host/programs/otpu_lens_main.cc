@@ -110,6 +110,8 @@ int Record(const std::vector<std::string>& args) {
   add("head-format", po::value<std::string>(), "int8 | int4 | fp4 (LM head)");
   add("timeout", po::value<double>(), "seconds one run may take (card 10, --sim 1800)");
   add("open", po::bool_switch(), "serve the profile in the Lens app after writing");
+  add("progress", po::bool_switch(),
+      "a status line on stderr even when it is not a terminal (one line a second)");
   po::variables_map vm;
   if (!lens::cli::Parse("otpu-lens", "record", args, opts, {}, &vm)) return kExitUsage;
   const std::string prog = "otpu-lens record: ";
@@ -213,6 +215,7 @@ int Record(const std::vector<std::string>& args) {
     }
   }
   ra.timeout = std::chrono::milliseconds(int64_t(timeout_s * 1000));
+  ra.progress = vm["progress"].as<bool>();
   std::string why;
   struct stat out_st;
   if (stat(ra.out.c_str(), &out_st) == 0 && S_ISDIR(out_st.st_mode)) {

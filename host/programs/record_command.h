@@ -23,6 +23,7 @@ struct RecordArgs {
   bool keep_last = false;                    // --keep last
   std::string mem = "card";                  // config.MEM of the profiles
   std::chrono::milliseconds timeout{10000};  // per run: a card's; the model needs far more
+  bool progress = false;  // --progress: the status line on stderr even off a terminal
 };
 
 // Records on `board` and writes args.out (nothing on failure). Prints progress on stdout, a

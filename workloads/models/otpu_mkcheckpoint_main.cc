@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/exit_codes.h"
+#include "base/progress.h"
 #include "workloads/models/tiny_checkpoint.h"
 #include "workloads/version.h"
 
@@ -19,7 +20,7 @@ using otpu::exit_codes::tools::kExitUsage;
 
 constexpr char kUsage[] =
     "usage: otpu-mkcheckpoint DIR [--seed N] [--dtype bf16|f16|f32] [--shards N]\n"
-    "                         [--shape tiny|qwen3-0.6b]\n"
+    "                         [--shape tiny|qwen3-0.6b] [--progress]\n"
     "Writes the random qwen-tiny checkpoint (seed 0 by default) into DIR, or random weights\n"
     "of Qwen3-0.6B's shapes.\n";
 
@@ -30,14 +31,16 @@ int main(int argc, char** argv) {
   std::string dir, dtype, shape;
   uint32_t seed = 0;
   int shards = 1;
-  bool help = false;
+  bool help = false, progress = false;
   po::options_description visible("options");
   visible.add_options()("help,h", po::bool_switch(&help), "print this help")(
       "seed", po::value(&seed)->default_value(0), "random seed of the weights")(
       "dtype", po::value(&dtype)->default_value("bf16"), "tensor dtype: bf16, f16 or f32")(
       "shards", po::value(&shards)->default_value(1), "safetensors files (> 1: sharded index)")(
       "shape", po::value(&shape)->default_value("tiny"),
-      "model shape: tiny (qwen-tiny) or qwen3-0.6b (Qwen3-0.6B's config)");
+      "model shape: tiny (qwen-tiny) or qwen3-0.6b (Qwen3-0.6B's config)")(
+      "progress", po::bool_switch(&progress),
+      "a status line on stderr even when it is not a terminal (one line a second)");
   po::options_description all;
   all.add(visible).add_options()("dir", po::value(&dir));
   po::positional_options_description positional;
@@ -82,7 +85,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "otpu-mkcheckpoint: --shards %d: must be at least 1\n", shards);
     return kExitUsage;
   }
+  otpu::ProgressLine line(stderr, progress);
+  if (line.enabled()) {
+    options.progress = [&line](const std::string& tensor, int64_t done, int64_t total) {
+      const double share = total > 0 ? double(done) / double(total) : 0;
+      line.Update("otpu-mkcheckpoint: " + tensor + ", " + otpu::FormatCount(double(done)) +
+                  " of " + otpu::FormatCount(double(total)) + " values (" +
+                  std::to_string(int(100 * share)) + "%), " +
+                  otpu::ElapsedAndLeft(line.Elapsed(), share));
+    };
+  }
   const otpu::Status status = otpu::models::WriteTinyCheckpoint(dir, options);
+  line.Done();
   if (!status.ok()) {
     std::fprintf(stderr, "otpu-mkcheckpoint: %s\n", status.message().c_str());
     return kExitFailure;

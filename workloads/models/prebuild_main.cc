@@ -7,6 +7,8 @@
 #include <string>
 
 #include "base/exit_codes.h"
+#include "base/progress.h"
+#include "base/strings.h"
 #include "workloads/models/image_cache.h"
 #include "workloads/models/model_source.h"
 #include "workloads/models/prebuild.h"
@@ -20,7 +22,8 @@ using namespace otpu::models;
 
 using otpu::exit_codes::tools::kExitFailure;
 using otpu::exit_codes::tools::kExitUsage;
-constexpr const char* kUsage = "usage: otpu-prebuild MODEL:WF:HF [--cfg sim|board]\n";
+constexpr const char* kUsage =
+    "usage: otpu-prebuild MODEL:WF:HF [--cfg sim|board] [--progress]\n";
 
 int Fail(int code, const std::string& line) {
   std::cerr << "otpu-prebuild: " << line << "\n";
@@ -31,6 +34,8 @@ int Main(int argc, char** argv) {
   po::options_description opts("otpu-prebuild options");
   opts.add_options()("cfg", po::value<std::string>()->default_value("sim"),
                      "accelerator configuration: sim or board")(
+      "progress", po::bool_switch(),
+      "a status line on stderr even when it is not a terminal (one line a second)")(
       "help,h", "print this help")("spec", po::value<std::vector<std::string>>(), "MODEL:WF:HF");
   po::positional_options_description pos;
   pos.add("spec", -1);
@@ -59,9 +64,18 @@ int Main(int argc, char** argv) {
     std::printf("otpu-prebuild: the image cache is off (%s=0): nothing to do\n", kImageCacheEnv);
     return 0;
   }
+  ProgressLine line(stderr, vm["progress"].as<bool>());
+  line.Update("otpu-prebuild: loading " + req->model);
   StatusOr<ModelSource> model = LoadModel(req->model);
   if (!model.ok()) return Fail(kExitFailure, model.status().message());
-  StatusOr<PrebuildReport> report = Prebuild(*model->weights, req->formats, *hw, &cache);
+  StatusOr<PrebuildReport> report = Prebuild(
+      *model->weights, req->formats, *hw, &cache,
+      [&line](int done, int total, const std::string& what) {
+        const double share = double(done - 1) / total;  // the matrix `done` is starting
+        line.Update(StrFormat("otpu-prebuild: matrix %d/%d (%s), ", done, total, what.c_str()) +
+                    ElapsedAndLeft(line.Elapsed(), share));
+      });
+  line.Done();
   if (!report.ok()) return Fail(kExitFailure, text + ": " + report.status().message());
   std::printf("otpu-prebuild: %s on %s: %d 4-bit matrices, %d quantized, %d already cached (%s)\n",
               text.c_str(), hw->name.c_str(), report->matrices, report->quantized,

@@ -401,8 +401,10 @@ StatusOr<ProfileFile> ProfileFileFromBytes(std::string_view bytes, const ReadLim
     JsonGuard<JsonLimitGuard<ProfileSaxHandler>>* handler;
     ProfileTextStream* in;
     bool operator()(ProfileDocument&) {
-      // Numbers as text: the handler converts them (profile_sax.h, RawNumber).
-      constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
+      // Numbers as text: the handler converts them (profile_sax.h, RawNumber). The iterative
+      // parser, as every reader of ours (json.h): its errors name the same byte offsets.
+      constexpr unsigned kFlags =
+          rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
       rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>, ThrowingAllocator> reader;
       *parsed = reader.Parse<kFlags>(*in, *handler);
       return !parsed->IsError();

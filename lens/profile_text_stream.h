@@ -26,11 +26,11 @@ class ProfileTextStream {
   ProfileTextStream& operator=(const ProfileTextStream&) = delete;
 
   // RapidJSON's read interface: the next character, '\0' at the end or after an error.
-  Ch Peek() {
+  [[gnu::always_inline]] Ch Peek() {
     if (cur_ == end_ && !Refill()) return '\0';
     return *cur_;
   }
-  Ch Take() {
+  [[gnu::always_inline]] Ch Take() {
     const Ch c = Peek();
     if (cur_ != end_) ++cur_;
     return c;

@@ -69,15 +69,6 @@ bool ParseDtype(const std::string& name, Dtype* dtype) {
   return false;
 }
 
-float Bf16ToFloat(uint16_t bits) { return std::bit_cast<float>(uint32_t(bits) << 16); }
-
-uint16_t FloatToBf16(float value) {
-  uint32_t u = std::bit_cast<uint32_t>(value);
-  if (std::isnan(value)) return uint16_t((u >> 16) | 0x0040);  // keep it a (quiet) NaN
-  u += 0x7FFF + ((u >> 16) & 1);
-  return uint16_t(u >> 16);
-}
-
 float F16ToFloat(uint16_t bits) {
   const uint32_t sign = uint32_t(bits >> 15) << 31;
   const uint32_t exp = (bits >> 10) & 0x1F, man = bits & 0x3FF;

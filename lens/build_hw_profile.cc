@@ -97,7 +97,7 @@ StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cf
 
 HwProfileBuilder::HwProfileBuilder(const isa::Config& cfg, const isa::Program& program,
                                    int64_t cycles)
-    : cfg_(cfg), program_(program), decoder_(program, cfg, cycles) {}
+    : cfg_(cfg), program_(program), decoder_(program, cfg_, cycles) {}
 
 Status HwProfileBuilder::Feed(const trace::Record* records, size_t n) {
   records_ += int64_t(n);

@@ -35,8 +35,8 @@ StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cf
 // gives the profile BuildHwProfile gives on the whole buffer.
 class HwProfileBuilder {
  public:
-  // A run of `program` (borrowed, as `cfg`: both must outlive the builder) whose CYCLES is
-  // `cycles` when known before the records come (-1 when they are fed during the run).
+  // A run of `program` (borrowed: it must outlive the builder) on `cfg` (copied) whose CYCLES
+  // is `cycles` when known before the records come (-1 when they are fed during the run).
   HwProfileBuilder(const isa::Config& cfg, const isa::Program& program, int64_t cycles = -1);
 
   // The next `n` records, oldest first. DataLoss from the tokenizer or decoder, naming the
@@ -52,7 +52,7 @@ class HwProfileBuilder {
                            int window_cycles, const std::string& mem);
 
  private:
-  const isa::Config& cfg_;
+  const isa::Config cfg_;  // before decoder_, which borrows it
   const isa::Program& program_;
   decode::StreamDecoder decoder_;
   int64_t records_ = 0;

@@ -75,8 +75,9 @@ struct StreamDecoded {
 // Decode give on the whole buffer, errors included.
 class StreamDecoder {
  public:
-  // As Decode. `cycles` (CYCLES) bounds record cycles only when known before the records
-  // come; a live drain that feeds during the run passes -1.
+  // As Decode; `program` and `cfg` are borrowed and must outlive the decoder. `cycles`
+  // (CYCLES) bounds record cycles only when known before the records come; a live drain that
+  // feeds during the run passes -1.
   StreamDecoder(const isa::Program& program, const isa::Config& cfg, int64_t cycles = -1);
   ~StreamDecoder();
   StreamDecoder(const StreamDecoder&) = delete;

@@ -40,11 +40,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!records.empty()) std::memcpy(records.data(), data + 9, records.size() * 8);
   regs.count = int64_t(records.size());
   regs.depth = 16384;
+  const otpu::isa::Config cfg = otpu::isa::Config::Sim();
   const otpu::StatusOr<Profile> whole =
-      BuildHwProfile("fuzz", otpu::isa::Config::Sim(), FuzzProgram(), records, regs, 64, "ideal");
+      BuildHwProfile("fuzz", cfg, FuzzProgram(), records, regs, 64, "ideal");
   // The same records fed in chunks (sizes from the flags byte's upper bits, 1..8, then the
   // rest in one) must give the same profile or the same error (lens/build_hw_profile.h).
-  HwProfileBuilder b(otpu::isa::Config::Sim(), FuzzProgram(), regs.cycles);
+  HwProfileBuilder b(cfg, FuzzProgram(), regs.cycles);
   const size_t chunk = 1 + (data[8] >> 5);
   size_t at = 0;
   for (int i = 0; i < 16 && at < records.size(); ++i, at += chunk) {

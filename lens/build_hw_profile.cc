@@ -20,14 +20,16 @@ constexpr isa::Unit kFreezeUnits[] = {isa::Unit::kMXU, isa::Unit::kQUANT, isa::U
 // Replaces the slice's buckets, ports and losses with what the core counted itself.
 void UseCoreCounters(const decode::TraceRun& run, Slice* s) {
   const auto& columns = Buckets::Columns();
-  s->buckets.Resize(run.windows.size());
-  for (size_t w = 0; w < run.windows.size(); ++w) {
-    const decode::WindowCounts& win = run.windows[w];
-    s->buckets.c[w] = win.last;
-    s->buckets.n[w] = win.n;
-    for (int i = 0; i < decode::kWindowColumns; ++i) {
-      (s->buckets.*columns[size_t(2 + i)].second)[w] = win.columns[size_t(i)];
-    }
+  const size_t n = run.windows.size();
+  s->buckets.Resize(n);
+  for (size_t w = 0; w < n; ++w) {
+    s->buckets.c[w] = run.windows[w].last;
+    s->buckets.n[w] = run.windows[w].n;
+  }
+  // Column by column: one member lookup per column, not per window.
+  for (int i = 0; i < decode::kWindowColumns; ++i) {
+    std::vector<int64_t>& col = s->buckets.*columns[size_t(2 + i)].second;
+    for (size_t w = 0; w < n; ++w) col[w] = run.windows[w].columns[size_t(i)];
   }
   s->ports.bmxu = run.ports[0];
   s->ports.bdma = run.ports[1];

@@ -104,6 +104,8 @@ Analysis Analyze(const Profile& p) {
   // Classes, and each unit's runs in start order.
   std::map<std::string, size_t> class_of;
   std::vector<std::vector<std::pair<double, double>>> runs(nu);
+  std::vector<double> &col_bm = w.col["bm"], &col_bd = w.col["bd"], &col_am = w.col["am"],
+                      &col_aq = w.col["aq"];
   for (const InstrRow& r : p.instrs) {
     Times t = TimesOf(r, p.cycles);
     auto [it, fresh] = class_of.try_emplace(r.name, a.classes.size());
@@ -119,10 +121,10 @@ Analysis Analyze(const Profile& p) {
     if (size_t(r.unit) < nu) runs[size_t(r.unit)].push_back({t.s, t.e});
     if (a.rebuilt_windows) {
       double en = std::max(t.e, t.s + 1);
-      if (r.unit == kMxu) Spread(w, t.s, en, double(r.port_b), true, &w.col["bm"]);
-      if (r.unit == kDma) Spread(w, t.s, en, double(r.port_b), true, &w.col["bd"]);
-      if (r.unit == kMxu) Spread(w, t.s, en, double(r.port_a), true, &w.col["am"]);
-      if (r.unit == kQuant) Spread(w, t.s, en, double(r.port_a), true, &w.col["aq"]);
+      if (r.unit == kMxu) Spread(w, t.s, en, double(r.port_b), true, &col_bm);
+      if (r.unit == kDma) Spread(w, t.s, en, double(r.port_b), true, &col_bd);
+      if (r.unit == kMxu) Spread(w, t.s, en, double(r.port_a), true, &col_am);
+      if (r.unit == kQuant) Spread(w, t.s, en, double(r.port_a), true, &col_aq);
     }
   }
   // Busy windows of each unit: the union of its runs.
@@ -161,24 +163,31 @@ Analysis Analyze(const Profile& p) {
   // The attribution, window by window (the order is the definition).
   const std::vector<double> zero(w.size(), 0);
   auto busy_of = [&](int u) -> const std::vector<double>& { return size_t(u) < nu ? busy[size_t(u)] : zero; };
+  // The columns once, by reference: a string-keyed lookup per column and window was most of
+  // the hw profile build on a long run (a window per 64 cycles).
   auto& c = w.col;
+  const std::vector<double> &cn = c["n"], &cbm = c["bm"], &cbd = c["bd"], &cbs = c["bs"],
+                            &cms = c["ms"], &cmb = c["mb"], &cfm = c["fm"], &cfq = c["fq"],
+                            &cfv = c["fv"], &cfc = c["fc"], &cmx = c["mx"];
+  const std::vector<double> &bvpu = busy_of(kVpu), &bquant = busy_of(kQuant),
+                            &bdma = busy_of(kDma);
   a.window_start = w.ws;
   a.window_end = w.we;
   a.per_window.assign(w.size(), {});
   for (size_t k = 0; k < w.size(); ++k) {
     std::array<double, kNumCauses>& here = a.per_window[k];
-    double n = c["n"][k];
-    double stream = std::min(n, c["bm"][k] + c["bd"][k]);
+    double n = cn[k];
+    double stream = std::min(n, cbm[k] + cbd[k]);
     double rest = n - stream;
     here[0] = stream;
-    const double amounts[] = {c["bs"][k],
-                              c["ms"][k],
-                              c["mb"][k],
-                              c["fm"][k] + c["fq"][k] + c["fv"][k] + c["fc"][k],
-                              c["mx"][k] - c["bm"][k],
-                              busy_of(kVpu)[k],
-                              busy_of(kQuant)[k],
-                              busy_of(kDma)[k] - c["bd"][k]};
+    const double amounts[] = {cbs[k],
+                              cms[k],
+                              cmb[k],
+                              cfm[k] + cfq[k] + cfv[k] + cfc[k],
+                              cmx[k] - cbm[k],
+                              bvpu[k],
+                              bquant[k],
+                              bdma[k] - cbd[k]};
     for (int q = 0; q < 8; ++q) {
       double v = std::min(rest, std::max(0.0, amounts[q]));
       here[size_t(q + 1)] = v;

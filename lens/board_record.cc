@@ -1,5 +1,6 @@
 #include "lens/board_record.h"
 
+#include <optional>
 #include <utility>
 
 #include "base/strings.h"
@@ -8,6 +9,68 @@
 #include "workloads/captured_check.h"
 
 namespace otpu::lens {
+
+namespace {
+
+// Reports each step's start and end, and the run in progress at every poll of the card.
+class ProgressTap : public StepRunner {
+ public:
+  ProgressTap(StepRunner* inner, const BoardStepRunner* board, host::Card* card,
+              std::function<void(const RecordProgress&)> report)
+      : inner_(inner), board_(board), card_(card), report_(std::move(report)) {
+    card_->set_poll_observer([this](host::PollWait, uint32_t) {
+      if (!in_run_) return;
+      at_.step_cycles = board_->cycle_so_far() >= 0 ? board_->cycle_so_far() + 1 : -1;
+      at_.records = board_->records_so_far();
+      report_(at_);
+    });
+  }
+  ~ProgressTap() override { card_->set_poll_observer(nullptr); }
+
+  ProfileKind kind() const override { return inner_->kind(); }
+  Status Load(const workloads::WorkloadRun& run) override {
+    at_.steps = int(run.steps.size());
+    at_.step = -1;
+    return inner_->Load(run);
+  }
+  Status WriteDram(uint64_t addr, const std::vector<uint8_t>& bytes) override {
+    return inner_->WriteDram(addr, bytes);
+  }
+  StatusOr<trace::RunEvents> Run(const workloads::Step& step) override {
+    ++at_.step;
+    at_.traced = step.traced;
+    at_.running = true;
+    at_.step_cycles = -1;
+    at_.records = 0;
+    report_(at_);
+    in_run_ = true;
+    StatusOr<trace::RunEvents> events = inner_->Run(step);
+    in_run_ = false;
+    if (!events.ok()) return events;
+    at_.running = false;
+    at_.step_cycles = events->cycles;
+    at_.records = board_->records_so_far();
+    report_(at_);
+    at_.cycles_done += events->cycles;
+    at_.expect_cycles = events->cycles;
+    return events;
+  }
+  const SparseMemory& dram() const override { return inner_->dram(); }
+  StatusOr<Profile> BuildStepProfile(const std::string& name, const workloads::WorkloadRun& run,
+                                     const trace::RunEvents& events, int bucket_cycles) override {
+    return inner_->BuildStepProfile(name, run, events, bucket_cycles);
+  }
+
+ private:
+  StepRunner* inner_;
+  const BoardStepRunner* board_;
+  host::Card* card_;
+  std::function<void(const RecordProgress&)> report_;
+  RecordProgress at_;
+  bool in_run_ = false;
+};
+
+}  // namespace
 
 StatusOr<std::unique_ptr<BoardRecorder>> BoardRecorder::Probe(host::BoardIface* board) {
   ASSIGN_OR_RETURN(std::unique_ptr<host::Card> card, host::Card::Probe(board));
@@ -30,9 +93,17 @@ StatusOr<BoardRecording> BoardRecorder::Record(const workloads::WorkloadRun& run
   BoardRecording out;
   out.info = info;
   BoardStepRunner board_runner(card_.get(), options.runner);
+  runner_ = &board_runner;
+  struct Done {
+    BoardStepRunner** runner;
+    ~Done() { *runner = nullptr; }
+  } done{&runner_};
   GreedyTap greedy(&board_runner);
-  StepRunner& runner = options.greedy ? static_cast<StepRunner&>(greedy)
-                                      : static_cast<StepRunner&>(board_runner);
+  StepRunner* runner = options.greedy ? static_cast<StepRunner*>(&greedy)
+                                      : static_cast<StepRunner*>(&board_runner);
+  std::optional<ProgressTap> progress;
+  if (options.progress) runner = &progress.emplace(runner, &board_runner, card_.get(),
+                                                   options.progress);
   RecordOptions rec_opts;
   // A hw profile's buckets are the core's own counter windows; a board without a trace buffer
   // has none, and its counters-only profiles keep the default.
@@ -41,14 +112,21 @@ StatusOr<BoardRecording> BoardRecorder::Record(const workloads::WorkloadRun& run
   workloads::CheckReport captured;
   StatusOr<Recording> rec =
       options.capture_check
-          ? lens::Record(workloads::WithCapturedCheck(run, &captured), runner, rec_opts)
-          : lens::Record(run, runner, rec_opts);
+          ? lens::Record(workloads::WithCapturedCheck(run, &captured), *runner, rec_opts)
+          : lens::Record(run, *runner, rec_opts);
   RETURN_IF_ERROR(rec.status());
   out.profiles = std::move(rec->profiles);
   out.check = options.capture_check ? captured : rec->check;
   out.dram = board_runner.dram();
   out.greedy_tokens = greedy.tokens();
   return out;
+}
+
+Status BoardRecorder::FeedRecords(const uint64_t* records, size_t n) {
+  if (runner_ == nullptr) {
+    return FailedPrecondition("board recorder: trace records while no workload is recording");
+  }
+  return runner_->FeedRecords(records, n);
 }
 
 StatusOr<BoardRecording> RecordOnBoard(host::BoardIface& board, const workloads::WorkloadRun& run,

@@ -7,6 +7,7 @@
 #ifndef OTPU_LENS_BOARD_RECORD_H_
 #define OTPU_LENS_BOARD_RECORD_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,12 +22,28 @@
 
 namespace otpu::lens {
 
+// Where a recording has got (BoardRecordOptions::progress).
+struct RecordProgress {
+  int step = 0;             // the step running or just run, from 0
+  int steps = 0;            // steps of the workload
+  bool traced = false;      // the step is traced
+  bool running = false;     // the step's run is in progress (else it has just ended)
+  int64_t cycles_done = 0;  // core cycles of the steps that ended (CYCLES)
+  int64_t step_cycles = -1; // cycles of the step: when it ended, or as far as its trace got
+                            // while it runs (-1: not known yet)
+  int64_t records = 0;      // trace records drained in the step so far
+  int64_t expect_cycles = -1;  // the step's cycles as the previous step took (-1: none yet)
+};
+
 // How to record on a board.
 struct BoardRecordOptions {
   BoardRunnerOptions runner;   // --keep, the per-run timeout, the profiles' MEM
   bool need_trace = false;     // FailedPrecondition on a board without a trace buffer
   bool capture_check = false;  // a check beyond its bound is reported, not an error
   bool greedy = false;         // take the greedy token of each traced step (lens/greedy_tap.h)
+  // Called at each step's start and end and while a run goes on (at every poll of the card),
+  // for a status line; it must not call into the recorder.
+  std::function<void(const RecordProgress&)> progress;
 };
 
 // What one recording on a board gave.
@@ -56,12 +73,18 @@ class BoardRecorder {
   StatusOr<BoardRecording> Record(const workloads::WorkloadRun& run,
                                   const BoardRecordOptions& options);
 
+  // Trace records of the run in progress in chunks as they are drained (what the card's record
+  // sink delivers): decoded at once by the step runner of the current Record, so no step holds
+  // its records (BoardStepRunner::FeedRecords). FailedPrecondition outside a traced run.
+  Status FeedRecords(const uint64_t* records, size_t n);
+
  private:
   BoardRecorder(host::BoardIface* board, std::unique_ptr<host::Card> card)
       : board_(board), card_(std::move(card)) {}
 
   host::BoardIface* board_;
   std::unique_ptr<host::Card> card_;
+  BoardStepRunner* runner_ = nullptr;  // the step runner of the Record in progress
 };
 
 // Probes `board` and records `run` on it (BoardRecorder::Probe, then Record).

@@ -112,6 +112,8 @@ Status BoardStepRunner::Load(const workloads::WorkloadRun& run) {
   dram_ = std::make_unique<SparseMemory>(run.image);
   outputs_ = run.outputs;
   last_ = {};
+  program_ = &run.program;
+  builder_.reset();
   return OkStatus();
 }
 
@@ -134,14 +136,34 @@ StatusOr<trace::RunEvents> BoardStepRunner::Run(const workloads::Step& step) {
   const bool can_stream = card_->info().has_trace_stream();
   ro.trace.stream = opts_.keep == TraceKeep::kStream || (opts_.keep == TraceKeep::kAuto && can_stream);
   ro.trace.keep_last = opts_.keep == TraceKeep::kLast;
-  // The records as the card drains them (streaming: while the step runs).
+  // Streamed records are decoded as the card drains them, while the step runs; a buffer read
+  // after the run comes back in the result and is decoded below, with CYCLES known.
   records_.clear();
-  ro.trace.sink = [this](const uint64_t* records, size_t n) {
-    records_.insert(records_.end(), records, records + n);
-    return OkStatus();
-  };
+  if (ro.trace.enable && ro.trace.stream) {
+    ro.trace.sink = [this](const uint64_t* records, size_t n) {
+      if (opts_.keep_records) records_.insert(records_.end(), records, records + n);
+      return FeedRecords(records, n);
+    };
+  }
   ro.timeout = opts_.timeout;
-  ASSIGN_OR_RETURN(last_, card_->Run(ro));
+  builder_.reset();
+  tracing_ = ro.trace.enable;
+  StatusOr<host::RunResult> result = card_->Run(ro);
+  tracing_ = false;
+  RETURN_IF_ERROR(result.status());
+  last_ = std::move(result).value();
+  if (last_.trace) {
+    if (builder_ == nullptr) {
+      // Nothing came while the run drained: decode what the card handed back, now that CYCLES
+      // is known (it bounds record cycles, docs/trace.md).
+      builder_ = std::make_unique<HwProfileBuilder>(card_->config(), *program_,
+                                                    last_.counters.cycles);
+      std::vector<uint64_t>& records = last_.trace->records;
+      (void)builder_->Feed(records.data(), records.size());  // an error returns at the build
+      if (opts_.keep_records) records_ = records;
+    }
+    if (!opts_.keep_records) last_.trace->records = std::vector<uint64_t>();
+  }
   for (const workloads::DramRange& r : outputs_) {
     std::vector<uint8_t> bytes(r.bytes);
     RETURN_IF_ERROR(card_->ReadDram(r.addr, bytes.data(), bytes.size()));
@@ -151,6 +173,15 @@ StatusOr<trace::RunEvents> BoardStepRunner::Run(const workloads::Step& step) {
   events.cycles = last_.counters.cycles;
   events.retired = last_.counters.icount;
   return events;
+}
+
+Status BoardStepRunner::FeedRecords(const uint64_t* records, size_t n) {
+  if (!tracing_) return FailedPrecondition("board runner: trace records outside a traced run");
+  if (builder_ == nullptr) {
+    // CYCLES is not known while the core runs: record cycles are bounded by the halt only.
+    builder_ = std::make_unique<HwProfileBuilder>(card_->config(), *program_, -1);
+  }
+  return builder_->Feed(records, n);
 }
 
 StatusOr<Profile> BoardStepRunner::BuildStepProfile(const std::string& name,
@@ -165,6 +196,7 @@ StatusOr<Profile> BoardStepRunner::BuildStepProfile(const std::string& name,
     return InvalidArgument(StrFormat("bucket of %d cycles, but the card counts windows of %lld",
                                      bucket_cycles, (long long)info.counter_window()));
   }
+  if (builder_ == nullptr) return FailedPrecondition("board runner: the trace was built already");
   const host::TraceDrain& t = *last_.trace;
   TraceRegisters regs;
   regs.count = t.count;
@@ -174,8 +206,8 @@ StatusOr<Profile> BoardStepRunner::BuildStepProfile(const std::string& name,
   regs.stream = t.stream;
   for (const host::TraceGap& g : t.gaps) regs.gaps.push_back({g.from, g.to, g.lines});
   regs.cycles = last_.counters.cycles;
-  ASSIGN_OR_RETURN(Profile p, BuildHwProfile(name, info.config, run.program, records_, regs,
-                                             bucket_cycles, opts_.mem));
+  std::unique_ptr<HwProfileBuilder> builder = std::move(builder_);
+  ASSIGN_OR_RETURN(Profile p, builder->Finish(name, regs, bucket_cycles, opts_.mem));
   p.clock_mhz = info.clock_mhz();
   p.board = BoardCounters(last_.counters);
   if (p.cycles == 0 && last_.counters.cycles > 0) CompleteFromCounters(last_.counters, &p);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "host/card.h"
+#include "lens/build_hw_profile.h"
 #include "lens/recorder.h"
 
 namespace otpu::lens {
@@ -31,6 +32,9 @@ struct BoardRunnerOptions {
   TraceKeep keep = TraceKeep::kAuto;         // --keep
   std::chrono::milliseconds timeout{10000};  // per run (host::RunOptions::timeout)
   std::string mem = "card";  // config.MEM of the profiles ("card", or the model's memory)
+  // Keep the drained records in last().trace once decoded (tests that look at them); by
+  // default they are decoded and freed, so a step never holds its records.
+  bool keep_records = false;
 };
 
 class BoardStepRunner : public StepRunner {
@@ -55,11 +59,24 @@ class BoardStepRunner : public StepRunner {
   StatusOr<Profile> BuildStepProfile(const std::string& name, const workloads::WorkloadRun& run,
                                      const trace::RunEvents& events, int bucket_cycles) override;
 
-  // The last run: its counters and, when traced, the drained trace (its records are in
-  // records()).
+  // Records of the traced run in progress, oldest first, in chunks of any size as the drain
+  // delivers them (the card's record sink): decoded at once, so the step never holds them.
+  // Without a call during a run, Run feeds the records the card drained after it instead.
+  // FailedPrecondition outside a traced run; a decoding error comes back here and from
+  // BuildStepProfile.
+  Status FeedRecords(const uint64_t* records, size_t n);
+
+  // Trace records fed (or drained) in the traced run in progress or just run, and the latest
+  // cycle they reached (-1: none): a status line's view of a long run.
+  int64_t records_so_far() const { return builder_ ? builder_->records() : 0; }
+  int64_t cycle_so_far() const { return builder_ ? builder_->cycle() : -1; }
+
+  // The last run: its counters and, when traced, the drained trace (its records only with
+  // BoardRunnerOptions::keep_records).
   const host::RunResult& last() const { return last_; }
   // The last traced run's records, oldest first, as the card's drain delivered them (the
-  // trace sink, host::TraceSink: chunk by chunk while a streamed run runs).
+  // trace sink, host::TraceSink: chunk by chunk while a streamed run runs); only with
+  // BoardRunnerOptions::keep_records, else empty.
   const std::vector<uint64_t>& records() const { return records_; }
 
  private:
@@ -69,6 +86,9 @@ class BoardStepRunner : public StepRunner {
   std::vector<workloads::DramRange> outputs_;
   host::RunResult last_;
   std::vector<uint64_t> records_;
+  const isa::Program* program_ = nullptr;  // the loaded workload's (it outlives the steps)
+  bool tracing_ = false;                   // a traced run is in progress
+  std::unique_ptr<HwProfileBuilder> builder_;  // the traced run's records, decoded
 };
 
 }  // namespace otpu::lens

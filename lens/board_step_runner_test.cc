@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 
+#include "lens/board_record.h"
+#include "lens/build_hw_profile.h"
 #include "sim/board/sim_board.h"
 #include "base/strings.h"
 #include "workloads/list.h"
@@ -176,6 +179,142 @@ TEST(BoardStepRunner, AutoStreamsTheWholeRunAndKeepsFirstWithoutTheCapability) {
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("CAPS bit2"), std::string::npos)
       << refused.status().message();
+}
+
+// A board that hands every trace-window read to `tap` as well. The tests that feed the tapped
+// records themselves keep the trace first (no streaming, so Card's own sink feeds nothing).
+class TapBoard : public host::BoardIface {
+ public:
+  explicit TapBoard(host::BoardIface* board) : board_(board) {}
+  std::function<void(const uint64_t*, size_t)> tap;
+  StatusOr<uint32_t> ReadReg(uint32_t offset) override { return board_->ReadReg(offset); }
+  Status WriteReg(uint32_t offset, uint32_t value) override {
+    return board_->WriteReg(offset, value);
+  }
+  Status WriteDma(uint64_t addr, const void* data, size_t len) override {
+    return board_->WriteDma(addr, data, len);
+  }
+  Status ReadDma(uint64_t addr, void* data, size_t len) override {
+    RETURN_IF_ERROR(board_->ReadDma(addr, data, len));
+    if (addr >= host::kTraceWindowBase && tap) tap(static_cast<const uint64_t*>(data), len / 8);
+    return OkStatus();
+  }
+  std::string Describe() const override { return board_->Describe(); }
+
+ private:
+  host::BoardIface* board_;
+};
+
+// What BuildHwProfile makes of the whole buffer `records` of the runner's last run.
+Profile WholeBufferProfile(const BoardStepRunner& runner, const host::Card& card,
+                           const workloads::WorkloadRun& run,
+                           const std::vector<uint64_t>& records, int bucket_cycles) {
+  const host::TraceDrain& t = *runner.last().trace;
+  TraceRegisters regs{t.count, t.drop, t.depth, t.keep_last, runner.last().counters.cycles};
+  auto p = BuildHwProfile("x", card.config(), run.program, records, regs, bucket_cycles, "card");
+  OTPU_CHECK(p.ok());
+  return std::move(p).value();
+}
+
+// Two runs on the board model may differ by a few cycles: each comparison is of one run, its
+// profile as recorded against the whole buffer of the records it drained.
+void ExpectSameAsWholeBuffer(const Profile& got, const Profile& want) {
+  EXPECT_TRUE(got.hwtrace->complete);
+  EXPECT_EQ(got.cycles, want.cycles);
+  EXPECT_TRUE(got.instrs == want.instrs);
+  EXPECT_TRUE(got.slices == want.slices);
+  EXPECT_TRUE(got.notes == want.notes);
+  EXPECT_TRUE(got.mxu_gaps == want.mxu_gaps);
+  EXPECT_TRUE(got.hwtrace == want.hwtrace);
+  EXPECT_TRUE(got.roofline == want.roofline);
+}
+
+TEST(BoardStepRunner, RecordsFedAsTheyAreDrainedGiveTheWholeBuffersProfileAndAreNotHeld) {
+  auto sim = board::SimBoard::Create({});
+  ASSERT_TRUE(sim.ok());
+  TapBoard tap(sim->get());
+  auto card = host::Card::Probe(&tap);
+  ASSERT_TRUE(card.ok()) << card.status().message();
+  ASSERT_TRUE((*card)->info().has_trace());
+  RecordOptions ro;
+  ro.bucket_cycles = int((*card)->info().counter_window());
+  const workloads::WorkloadRun run = MlpSmall((*card)->config());
+  BoardStepRunner fed(card->get(), {.keep = TraceKeep::kFirst});
+  size_t chunks = 0;
+  std::vector<uint64_t> seen;
+  tap.tap = [&](const uint64_t* records, size_t n) {
+    seen.insert(seen.end(), records, records + n);
+    // Chunks of 1, 2, ... 13 records: groups split at every offset.
+    for (size_t at = 0, k = 1; at < n; at += k, k = k % 13 + 1) {
+      ASSERT_TRUE(fed.FeedRecords(records + at, std::min(k, n - at)).ok());
+      ++chunks;
+    }
+  };
+  auto streamed = Record(run, fed, ro);
+  ASSERT_TRUE(streamed.ok()) << streamed.status().message();
+  EXPECT_GT(chunks, 100u);
+  EXPECT_TRUE(fed.last().trace->records.empty());  // decoded as they came, then not kept
+  ASSERT_EQ(streamed->profiles.size(), 1u);
+  EXPECT_EQ(streamed->profiles[0].hwtrace->records, int64_t(seen.size()));
+  ExpectSameAsWholeBuffer(streamed->profiles[0],
+                          WholeBufferProfile(fed, **card, run, seen, ro.bucket_cycles));
+}
+
+TEST(BoardStepRunner, DrainedRecordsAreKeptOnlyWhenAsked) {
+  OnBoard b = Make();
+  RecordOptions ro;
+  ro.bucket_cycles = int(b.card->info().counter_window());
+  const workloads::WorkloadRun run = MlpSmall(b.card->config());
+  BoardStepRunner keep(b.card.get(), {.keep_records = true});
+  auto kept = Record(run, keep, ro);
+  ASSERT_TRUE(kept.ok()) << kept.status().message();
+  ASSERT_FALSE(keep.last().trace->records.empty());
+  ExpectSameAsWholeBuffer(kept->profiles[0], WholeBufferProfile(keep, *b.card, run,
+                                                                keep.last().trace->records,
+                                                                ro.bucket_cycles));
+  BoardStepRunner drop(b.card.get(), {});
+  ASSERT_TRUE(Record(run, drop, ro).ok());
+  EXPECT_TRUE(drop.last().trace->records.empty());
+  EXPECT_GT(drop.last().trace->count, 0);
+}
+
+TEST(BoardRecorder, FeedsRecordsOfTheRunInProgressAndRefusesOthers) {
+  auto sim = board::SimBoard::Create({});
+  ASSERT_TRUE(sim.ok());
+  TapBoard tap(sim->get());
+  auto recorder = BoardRecorder::Probe(&tap);
+  ASSERT_TRUE(recorder.ok()) << recorder.status().message();
+  const uint64_t record = 0;
+  EXPECT_EQ((*recorder)->FeedRecords(&record, 1).message(),
+            "board recorder: trace records while no workload is recording");
+  const workloads::WorkloadRun run = MlpSmall((*recorder)->info().config);
+  std::vector<uint64_t> seen;
+  tap.tap = [&](const uint64_t* records, size_t n) {
+    seen.insert(seen.end(), records, records + n);
+    for (size_t at = 0; at < n; at += 100) {
+      ASSERT_TRUE((*recorder)->FeedRecords(records + at, std::min<size_t>(100, n - at)).ok());
+    }
+  };
+  BoardRecordOptions first;
+  first.runner.keep = TraceKeep::kFirst;
+  auto streamed = (*recorder)->Record(run, first);
+  ASSERT_TRUE(streamed.ok()) << streamed.status().message();
+  ASSERT_EQ(streamed->profiles.size(), 1u);
+  const Profile& p = streamed->profiles[0];
+  EXPECT_TRUE(p.hwtrace->complete);
+  EXPECT_EQ(p.hwtrace->records, int64_t(seen.size()));
+  EXPECT_EQ(p.hwtrace->records, p.hwtrace->count);
+  EXPECT_EQ((*recorder)->FeedRecords(&record, 1).message(),
+            "board recorder: trace records while no workload is recording");
+}
+
+TEST(BoardStepRunner, RecordsOutsideATracedRunAreRefused) {
+  OnBoard b = Make();
+  BoardStepRunner runner(b.card.get(), {});
+  const uint64_t record = 0;
+  const Status s = runner.FeedRecords(&record, 1);
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(s.message(), "board runner: trace records outside a traced run");
 }
 
 TEST(BoardStepRunner, WorkloadForAnotherConfigurationIsRefused) {

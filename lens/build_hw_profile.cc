@@ -23,14 +23,16 @@ constexpr isa::Unit kFreezeUnits[] = {isa::Unit::kMXU, isa::Unit::kQUANT, isa::U
 // Replaces the slice's buckets, ports and losses with what the core counted itself.
 void UseCoreCounters(const decode::TraceRun& run, Slice* s) {
   const auto& columns = Buckets::Columns();
-  s->buckets.Resize(run.windows.size());
-  for (size_t w = 0; w < run.windows.size(); ++w) {
-    const decode::WindowCounts& win = run.windows[w];
-    s->buckets.c[w] = win.last;
-    s->buckets.n[w] = win.n;
-    for (int i = 0; i < decode::kWindowColumns; ++i) {
-      (s->buckets.*columns[size_t(2 + i)].second)[w] = win.columns[size_t(i)];
-    }
+  const size_t n = run.windows.size();
+  s->buckets.Resize(n);
+  for (size_t w = 0; w < n; ++w) {
+    s->buckets.c[w] = run.windows[w].last;
+    s->buckets.n[w] = run.windows[w].n;
+  }
+  // Column by column: one member lookup per column, not per window.
+  for (int i = 0; i < decode::kWindowColumns; ++i) {
+    std::vector<int64_t>& col = s->buckets.*columns[size_t(2 + i)].second;
+    for (size_t w = 0; w < n; ++w) col[w] = run.windows[w].columns[size_t(i)];
   }
   s->ports.bmxu = run.ports[0];
   s->ports.bdma = run.ports[1];
@@ -44,33 +46,34 @@ void UseCoreCounters(const decode::TraceRun& run, Slice* s) {
   }
 }
 
-// The cycle of the nearest record at or before `i` (backwards) or at or after it (forwards)
-// that carries one in [31:0] (a head record), -1 when there is none.
-int64_t CycleNear(std::span<const trace::Record> records, int64_t i, bool backwards) {
+// True when a record carries a cycle in [31:0] (a head record).
+bool HasCycle(trace::Record r) {
   using T = isa::RecordType;
-  const auto has_cycle = [](trace::Record r) {
-    switch (T(trace::TypeOf(r))) {
-      case T::kDISPATCH: case T::kSTART: case T::kRELEASE: case T::kEND: case T::kUNIT:
-      case T::kWINDOW_P: case T::kWINDOW_Q: case T::kHALT:
-        return true;
-      default:
-        return false;
-    }
-  };
-  const int64_t n = int64_t(records.size());
-  for (int64_t k = std::clamp<int64_t>(i, 0, n - 1); k >= 0 && k < n; k += backwards ? -1 : 1) {
-    if (has_cycle(records[size_t(k)])) return int64_t(records[size_t(k)] & 0xFFFFFFFFu);
+  switch (T(trace::TypeOf(r))) {
+    case T::kDISPATCH: case T::kSTART: case T::kRELEASE: case T::kEND: case T::kUNIT:
+    case T::kWINDOW_P: case T::kWINDOW_Q: case T::kHALT:
+      return true;
+    default:
+      return false;
   }
-  return -1;
 }
 
-// "between cycles 1200 and 5400 (812 lines), ..." for at most three gaps.
-std::string GapText(std::span<const trace::Record> records, const std::vector<TraceGapRange>& gaps) {
+// "between cycles 1200 and 5400 (812 lines), ..." for at most three gaps, from the cycles
+// around the chunks the records came in (a gap lies between two drains, so between chunks).
+template <typename Mark>
+std::string GapText(const std::vector<Mark>& marks, const std::vector<TraceGapRange>& gaps) {
   std::string text;
   const size_t shown = std::min<size_t>(gaps.size(), 3);
   for (size_t g = 0; g < shown; ++g) {
-    const int64_t a = CycleNear(records, gaps[g].from - 1, /*backwards=*/true);
-    const int64_t b = CycleNear(records, gaps[g].to, /*backwards=*/false);
+    int64_t a = -1, b = -1;
+    for (const Mark& m : marks) {
+      if (m.start >= gaps[g].from && a < 0) a = m.before;
+      if (m.start >= gaps[g].to && m.first >= 0) {
+        b = m.first;
+        break;
+      }
+    }
+    if (a < 0 && !marks.empty() && marks.back().start < gaps[g].from) a = marks.back().before;
     text += (g ? ", " : "") + std::string("between cycles ") +
             (a < 0 ? std::string("0") : std::to_string(a)) + " and " +
             (b < 0 ? std::string("the end") : std::to_string(b)) + " (" +
@@ -81,15 +84,16 @@ std::string GapText(std::span<const trace::Record> records, const std::vector<Tr
 }
 
 // The loss warnings of a hw profile, most important first.
+template <typename Mark>
 std::vector<Note> LossNotes(const HwTrace& t, const decode::DecodeStats& stats,
-                            std::span<const trace::Record> records,
+                            const std::vector<Mark>& marks,
                             const std::vector<TraceGapRange>& gaps) {
   std::vector<Note> notes;
   if (t.drop > 0) {
     std::string where;
     if (t.keep == "stream") {
       where = ": the host fell behind the stream and the unit dropped whole bundles";
-      if (!gaps.empty()) where += ", " + GapText(records, gaps);
+      if (!gaps.empty()) where += ", " + GapText(marks, gaps);
     }
     notes.push_back({NoteLevel::kWarn, "capture queue dropped " + std::to_string(t.drop) +
                                            " events (TRACE_DROP)" + where});
@@ -144,15 +148,32 @@ StatusOr<Profile> BuildRtlProfile(const std::string& name, const isa::Config& cf
   return p;
 }
 
-StatusOr<Profile> BuildHwProfile(const std::string& name, const isa::Config& cfg,
-                                 const isa::Program& program,
-                                 std::span<const trace::Record> records,
-                                 const TraceRegisters& regs, int window_cycles,
-                                 const std::string& mem) {
-  ASSIGN_OR_RETURN(decode::Tokens tokens, decode::Tokenize(records));
-  ASSIGN_OR_RETURN(decode::Decoded decoded, decode::Decode(tokens, program, cfg, regs.cycles));
+HwProfileBuilder::HwProfileBuilder(const isa::Config& cfg, const isa::Program& program,
+                                   int64_t cycles)
+    : cfg_(cfg), program_(program), decoder_(program, cfg_, cycles) {}
+
+Status HwProfileBuilder::Feed(const trace::Record* records, size_t n) {
+  ChunkMark mark{records_, last_cycle_, -1};
+  for (size_t i = 0; i < n && mark.first < 0; ++i) {
+    if (HasCycle(records[i])) mark.first = int64_t(records[i] & 0xFFFFFFFFu);
+  }
+  for (size_t i = n; i > 0; --i) {
+    if (HasCycle(records[i - 1])) {
+      last_cycle_ = int64_t(records[i - 1] & 0xFFFFFFFFu);
+      break;
+    }
+  }
+  if (n > 0) marks_.push_back(mark);
+  records_ += int64_t(n);
+  return decoder_.Feed(records, n);
+}
+
+StatusOr<Profile> HwProfileBuilder::Finish(const std::string& name, const TraceRegisters& regs,
+                                           int window_cycles, const std::string& mem) {
+  ASSIGN_OR_RETURN(decode::StreamDecoded stream, decoder_.Finish());
+  const decode::Decoded& decoded = stream.decoded;
   ASSIGN_OR_RETURN(Profile p,
-                   BuildRtlProfile(name, cfg, program, decoded.run, window_cycles, mem));
+                   BuildRtlProfile(name, cfg_, program_, decoded.run, window_cycles, mem));
   p.kind = ProfileKind::kHw;
   HwTrace t;
   t.count = regs.count;
@@ -162,18 +183,28 @@ StatusOr<Profile> BuildHwProfile(const std::string& name, const isa::Config& cfg
   t.wrapped = !regs.stream && regs.keep_last && regs.count > regs.depth;
   // Streaming keeps every record COUNT counts (the unit drops whole bundles instead, in DROP).
   t.lost = std::max<int64_t>(
-      0, regs.stream ? regs.count - int64_t(records.size()) : regs.count - regs.depth);
-  t.records = int64_t(records.size());
+      0, regs.stream ? regs.count - stream.records : regs.count - regs.depth);
+  t.records = stream.records;
   t.open_at_end = decoded.stats.open_at_end;
   t.traced_to = decoded.stats.traced_to;
   t.damaged = decoded.stats.damaged;
-  t.complete = t.drop == 0 && t.lost == 0 && tokens.cut_head == 0 && tokens.cut_tail == 0 &&
+  t.complete = t.drop == 0 && t.lost == 0 && stream.cut_head == 0 && stream.cut_tail == 0 &&
                decoded.stats.orphans == 0 && decoded.stats.damaged == 0 && decoded.run.halted;
-  std::vector<Note> loss = LossNotes(t, decoded.stats, records, regs.gaps);
+  std::vector<Note> loss = LossNotes(t, decoded.stats, marks_, regs.gaps);
   // Loss warnings go right after the verdict (docs/profile.md).
   p.notes.insert(p.notes.begin() + std::min<size_t>(1, p.notes.size()), loss.begin(), loss.end());
   p.hwtrace = t;
   return p;
+}
+
+StatusOr<Profile> BuildHwProfile(const std::string& name, const isa::Config& cfg,
+                                 const isa::Program& program,
+                                 std::span<const trace::Record> records,
+                                 const TraceRegisters& regs, int window_cycles,
+                                 const std::string& mem) {
+  HwProfileBuilder builder(cfg, program, regs.cycles);
+  RETURN_IF_ERROR(builder.Feed(records.data(), records.size()));
+  return builder.Finish(name, regs, window_cycles, mem);
 }
 
 }  // namespace otpu::lens

@@ -15,7 +15,15 @@
 #include <filesystem>
 #include <iostream>
 
+#include <rapidjson/document.h>
+#include <rapidjson/writer.h>
+#include <zlib.h>
+
+#include <algorithm>
+
 #include "lens/build_hw_profile.h"
+#include "lens/file_io.h"
+#include "lens/gzip.h"
 #include "lens/build_profile.h"
 #include "lens/otpuprof.h"
 #include "lens/profile_json.h"
@@ -219,41 +227,139 @@ Status BenchTraceDecode(const std::string& name, double min_seconds, Writer& w) 
   const std::vector<trace::Record> records = unit->Records();
   const TraceRegisters regs{.count = unit->count(), .drop = unit->drop(),
                             .depth = unit->options().depth};
+  // Pairs in one run, alternating which goes first: decode only (tokenize and decode, the
+  // records fed in drain-sized chunks) and decode + hw profile build (BuildHwProfile).
   int64_t builds = 0;
+  double build_s = 0, decode_s = 0;
   const double t0 = Seconds();
-  double elapsed = 0;
-  do {
+  constexpr size_t kChunk = 4096;
+  auto decode_only = [&]() -> Status {
+    decode::StreamDecoder d(run.program, run.config, regs.cycles);
+    for (size_t at = 0; at < records.size(); at += kChunk) {
+      RETURN_IF_ERROR(d.Feed(records.data() + at, std::min(kChunk, records.size() - at)));
+    }
+    ASSIGN_OR_RETURN(decode::StreamDecoded s, d.Finish());
+    if (s.decoded.run.events.cycles != r.events.cycles) {
+      return Internal(name + ": the decode lost cycles");
+    }
+    return OkStatus();
+  };
+  auto build = [&]() -> Status {
     ASSIGN_OR_RETURN(Profile p, BuildHwProfile(name, run.config, run.program, records, regs,
                                                kDefaultBucketCycles, "ideal"));
     if (p.cycles != r.events.cycles) return Internal(name + ": the hw profile lost cycles");
+    return OkStatus();
+  };
+  do {
+    for (int k = 0; k < 2; ++k) {
+      const bool build_now = (k == 0) == (builds % 2 == 0);
+      const double s0 = Seconds();
+      RETURN_IF_ERROR(build_now ? build() : decode_only());
+      (build_now ? build_s : decode_s) += Seconds() - s0;
+    }
     ++builds;
-    elapsed = Seconds() - t0;
-  } while (elapsed < min_seconds);
+  } while (Seconds() - t0 < 2 * min_seconds);
   w.Key("trace_decode");
   w.StartObject();
   w.Key("workload"), w.String(name.c_str());
   w.Key("records"), w.Int64(int64_t(records.size()));
   w.Key("builds"), w.Int64(builds);
-  w.Key("records_per_s"), w.Double(double(records.size()) * double(builds) / elapsed);
+  w.Key("records_per_s"), w.Double(double(records.size()) * double(builds) / build_s);
+  w.Key("decode_only_records_per_s"), w.Double(double(records.size()) * double(builds) / decode_s);
+  // Issue 23's budget: at most 1.5.
+  w.Key("build_over_decode_ratio"), w.Double(build_s / decode_s);
   w.EndObject();
   return OkStatus();
 }
 
 // Writes and reads back a synthetic isa profile of `instrs` instruction rows.
+// The bare libraries on the profile's JSON text: RapidJSON's Writer over a Document of it into
+// a StringBuffer, then libdeflate at `level` (the write's yardstick); zlib's inflate of the
+// file and RapidJSON's Document::Parse of the text (the read's). Seconds of each.
+struct Yardsticks {
+  double write_s = 0, read_s = 0;
+};
+
+StatusOr<Yardsticks> MeasureYardsticks(const std::string& json, const std::string& gz,
+                                       int level) {
+  Yardsticks y;
+  {
+    rapidjson::Document doc;
+    doc.Parse(json.data(), json.size());
+    if (doc.HasParseError()) return Internal("lens_bench: the profile JSON does not parse");
+    const double t0 = Seconds();
+    rapidjson::StringBuffer sb;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(sb);
+    doc.Accept(writer);
+    ASSIGN_OR_RETURN(std::string packed,
+                     GzipCompress(std::string_view(sb.GetString(), sb.GetSize()), level));
+    y.write_s = Seconds() - t0;
+  }
+  const double t0 = Seconds();
+  z_stream z{};
+  if (inflateInit2(&z, 15 + 16) != Z_OK) return Internal("lens_bench: inflateInit2");
+  std::string text(json.size(), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
+  z.avail_in = uInt(gz.size());
+  z.next_out = reinterpret_cast<Bytef*>(text.data());
+  z.avail_out = uInt(text.size());
+  const int r = inflate(&z, Z_FINISH);
+  inflateEnd(&z);
+  if (r != Z_STREAM_END) return Internal("lens_bench: inflate");
+  rapidjson::Document doc;
+  doc.Parse(text.data(), text.size());
+  if (doc.HasParseError()) return Internal("lens_bench: the inflated JSON does not parse");
+  y.read_s = Seconds() - t0;
+  return y;
+}
+
+// Writes a synthetic profile at gzip levels 1..6: seconds and file size of each (the level of
+// kGzipLevel is the one chosen by this measurement, docs/profile.md).
+Status BenchGzipLevels(const std::string& json, Writer& w) {
+  w.Key("gzip_levels");
+  w.StartArray();
+  for (int level = 1; level <= 6; ++level) {
+    const double t0 = Seconds();
+    ASSIGN_OR_RETURN(std::string gz, GzipCompress(json, level));
+    const double s = Seconds() - t0;
+    w.StartObject();
+    w.Key("level"), w.Int(level);
+    w.Key("seconds"), w.Double(s);
+    w.Key("json_mb_per_s"), w.Double(double(json.size()) / 1e6 / s);
+    w.Key("file_mb"), w.Double(double(gz.size()) / 1e6);
+    w.EndObject();
+  }
+  w.EndArray();
+  return OkStatus();
+}
+
 Status BenchProfileIo(int64_t instrs, const std::string& dir, Writer& w) {
   ProfileFile file = SyntheticFile({ProfileKind::kIsa}, instrs);
   ASSIGN_OR_RETURN(std::string json, ProfileFileToJson(file));
   const double json_mb = double(json.size()) / 1e6;
-  json = std::string();
   const std::string path = dir + "/lens_bench." + std::to_string(getpid()) + ".otpuprof";
-  double t0 = Seconds();
-  Status written = Write(path, file);
-  double write_s = Seconds() - t0;
-  if (!written.ok()) return written;
+  // Three rounds, ours and the yardsticks in turn; the best of each (the machine's speed
+  // drifts, so the ratios come from one run).
+  double write_s = 1e30, read_s = 1e30, bare_write_s = 1e30, bare_read_s = 1e30,
+         bare_write1_s = 1e30;
+  StatusOr<ProfileFile> back = Internal("not read");
+  for (int round = 0; round < 3; ++round) {
+    double t0 = Seconds();
+    RETURN_IF_ERROR(Write(path, file));
+    write_s = std::min(write_s, Seconds() - t0);
+    back = Internal("not read");  // the last round's profile is freed before the clock starts
+    t0 = Seconds();
+    back = Read(path);
+    read_s = std::min(read_s, Seconds() - t0);
+    if (!back.ok()) break;
+    ASSIGN_OR_RETURN(std::string gz, ReadWholeFile(path));
+    ASSIGN_OR_RETURN(Yardsticks y, MeasureYardsticks(json, gz, kGzipLevel));
+    bare_write_s = std::min(bare_write_s, y.write_s);
+    bare_read_s = std::min(bare_read_s, y.read_s);
+    ASSIGN_OR_RETURN(Yardsticks y1, MeasureYardsticks(json, gz, 1));
+    bare_write1_s = std::min(bare_write1_s, y1.write_s);
+  }
   const double file_mb = double(std::filesystem::file_size(path)) / 1e6;
-  t0 = Seconds();
-  StatusOr<ProfileFile> back = Read(path);
-  double read_s = Seconds() - t0;
   std::filesystem::remove(path);
   if (!back.ok()) return back.status();
   w.Key("profile_io");
@@ -266,6 +372,13 @@ Status BenchProfileIo(int64_t instrs, const std::string& dir, Writer& w) {
   w.Key("write_json_mb_per_s"), w.Double(json_mb / write_s);
   w.Key("read_json_mb_per_s"), w.Double(json_mb / read_s);
   w.Key("read_equals_written"), w.Bool(*back == file);
+  w.Key("gzip_level"), w.Int(kGzipLevel);
+  // Issue 23's budgets: each at least 0.6 (RapidJSON + libdeflate at the same level for the
+  // write; zlib's inflate + RapidJSON's Document::Parse for the read).
+  w.Key("write_vs_rapidjson_libdeflate"), w.Double(bare_write_s / write_s);
+  w.Key("write_vs_rapidjson_libdeflate_level1"), w.Double(bare_write1_s / write_s);
+  w.Key("read_vs_inflate_rapidjson"), w.Double(bare_read_s / read_s);
+  RETURN_IF_ERROR(BenchGzipLevels(json, w));
   w.EndObject();
   return OkStatus();
 }
@@ -279,7 +392,10 @@ int Main(int argc, char** argv) {
       "decode-pos", po::value<int>()->default_value(8), "qwen-tiny position to profile")(
       "rtl-pairs", po::value<int>()->default_value(2), "RTL runs with and without the tap")(
       "dir", po::value<std::string>()->default_value(std::filesystem::temp_directory_path()),
-      "where the profile file is written");
+      "where the profile file is written")(
+      "only", po::value<std::string>()->default_value(""),
+      "comma-separated sections to run (isa_sim, qwen_tiny_decode, rtl_speed, rtl_record, "
+      "trace_decode, profile_io); default all");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, opts), vm);
@@ -291,12 +407,21 @@ int Main(int argc, char** argv) {
   rapidjson::StringBuffer buf;
   Writer w(buf);
   w.StartObject();
-  Status s = BenchSim(vm["workload"].as<std::string>(), vm["seconds"].as<double>(), w);
-  if (s.ok()) s = BenchDecode(vm["decode-pos"].as<int>(), w);
-  if (s.ok()) s = BenchRtlSpeed("mlp", vm["rtl-pairs"].as<int>(), w);
-  if (s.ok()) s = BenchRtlRecord({"mlp", "mlp8", "layer"}, vm["dir"].as<std::string>(), w);
-  if (s.ok()) s = BenchTraceDecode("mlp", vm["seconds"].as<double>(), w);
-  if (s.ok()) s = BenchProfileIo(vm["instrs"].as<int64_t>(), vm["dir"].as<std::string>(), w);
+  const std::string only = "," + vm["only"].as<std::string>() + ",";
+  auto run = [&](const char* section) {
+    return only == ",," || only.find("," + std::string(section) + ",") != std::string::npos;
+  };
+  Status s;
+  if (run("isa_sim")) s = BenchSim(vm["workload"].as<std::string>(), vm["seconds"].as<double>(), w);
+  if (s.ok() && run("qwen_tiny_decode")) s = BenchDecode(vm["decode-pos"].as<int>(), w);
+  if (s.ok() && run("rtl_speed")) s = BenchRtlSpeed("mlp", vm["rtl-pairs"].as<int>(), w);
+  if (s.ok() && run("rtl_record")) {
+    s = BenchRtlRecord({"mlp", "mlp8", "layer"}, vm["dir"].as<std::string>(), w);
+  }
+  if (s.ok() && run("trace_decode")) s = BenchTraceDecode("mlp", vm["seconds"].as<double>(), w);
+  if (s.ok() && run("profile_io")) {
+    s = BenchProfileIo(vm["instrs"].as<int64_t>(), vm["dir"].as<std::string>(), w);
+  }
   if (!s.ok()) {
     std::cerr << "lens_bench: " << s.message() << "\n";
     return 1;

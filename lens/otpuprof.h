@@ -11,8 +11,10 @@
 
 namespace otpu::lens {
 
-// gzip level of written files: libdeflate's 6 is as small as gzip -9 and several times faster.
-inline constexpr int kGzipLevel = 6;
+// gzip level of written files, chosen by measurement (lens_bench's profile_io.gzip_levels,
+// docs/profile.md): libdeflate's 2 is 9 % larger than its 6 and about 3 times faster; 3 and 4
+// save 1-2 % more for a fifth to a third more time, 5 and 6 cost twice that again.
+inline constexpr int kGzipLevel = 2;
 
 // Writes `file` to `path` as gzip-compressed JSON. The data goes to `path.tmp.<pid>` first and
 // is renamed over `path` only when complete, so `path` is never left half-written. Errors name

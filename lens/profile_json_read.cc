@@ -401,8 +401,10 @@ StatusOr<ProfileFile> ProfileFileFromBytes(std::string_view bytes, const ReadLim
     JsonGuard<JsonLimitGuard<ProfileSaxHandler>>* handler;
     ProfileTextStream* in;
     bool operator()(ProfileDocument&) {
-      // Numbers as text: the handler converts them (profile_sax.h, RawNumber).
-      constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
+      // Numbers as text: the handler converts them (profile_sax.h, RawNumber). The iterative
+      // parser, as every reader of ours (json.h): its errors name the same byte offsets.
+      constexpr unsigned kFlags =
+          rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
       rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>, ThrowingAllocator> reader;
       *parsed = reader.Parse<kFlags>(*in, *handler);
       return !parsed->IsError();
@@ -411,6 +413,7 @@ StatusOr<ProfileFile> ProfileFileFromBytes(std::string_view bytes, const ReadLim
   doc.Populate(generator);
   // The stream's error first: the parser only saw the text end early.
   RETURN_IF_ERROR(in.error());
+  RETURN_IF_ERROR(handler.number_error());
   if (parsed.IsError() && !limited.error().empty()) {
     return DataLoss("at byte " + std::to_string(parsed.Offset()) + ": " + limited.error() +
                     " (docs/profile.md)");

@@ -1,6 +1,7 @@
 // ProfileFileToJson: a RapidJSON streaming Writer over the profile structs (no DOM).
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "lens/profile_json.h"
@@ -9,17 +10,46 @@ namespace otpu::lens {
 namespace {
 
 // A RapidJSON output stream appending to a std::string: the text is built in place, with no
-// copy out of a StringBuffer at the end (it can be a hundred megabytes).
+// copy out of a StringBuffer at the end (it can be a hundred megabytes). Characters go to a
+// raw cursor; the string grows (doubling) only when the cursor reaches its end, and takes its
+// final size in Finish. RapidJSON's Writer reserves room before a string or number and then
+// puts characters unchecked (PutReserve/PutUnsafe below), as it does into its StringBuffer.
 class StringOut {
  public:
   using Ch = char;
-  explicit StringOut(std::string* s) : s_(*s) {}
-  void Put(char c) { s_.push_back(c); }
+  explicit StringOut(std::string* s) : s_(*s) {
+    s_.resize(std::max<size_t>(s_.capacity(), 256));
+    cur_ = s_.data();
+    end_ = cur_ + s_.size();
+  }
+  void Put(char c) {
+    if (cur_ == end_) Grow(1);
+    *cur_++ = c;
+  }
+  void Reserve(size_t n) {
+    if (size_t(end_ - cur_) < n) Grow(n);
+  }
+  void PutUnchecked(char c) { *cur_++ = c; }
   void Flush() {}
+  // Cuts the string to what was written.
+  void Finish() { s_.resize(size_t(cur_ - s_.data())); }
 
  private:
+  void Grow(size_t n) {
+    const size_t used = size_t(cur_ - s_.data());
+    s_.resize(std::max(2 * s_.size(), used + n));
+    cur_ = s_.data() + used;
+    end_ = s_.data() + s_.size();
+  }
+
   std::string& s_;
+  char* cur_ = nullptr;
+  char* end_ = nullptr;
 };
+
+// Found by argument-dependent lookup from RapidJSON's Writer, before its generic templates.
+inline void PutReserve(StringOut& out, size_t count) { out.Reserve(count); }
+inline void PutUnsafe(StringOut& out, char c) { out.PutUnchecked(c); }
 
 using JsonWriter = rapidjson::Writer<StringOut>;
 
@@ -297,6 +327,7 @@ StatusOr<std::string> ProfileFileToJson(const ProfileFile& file) {
   JsonWriter writer(out);
   ProfileWriter pw(&writer);
   RETURN_IF_ERROR(pw.File(file));
+  out.Finish();
   return text;
 }
 

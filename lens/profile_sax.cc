@@ -1,5 +1,7 @@
 #include "lens/profile_sax.h"
 
+#include "base/json.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -181,7 +183,33 @@ bool ProfileSaxHandler::Integer(int64_t v) {
 
 bool ProfileSaxHandler::RawNumber(const char* str, rapidjson::SizeType length, bool) {
   const std::string_view text(str, length);
-  if (text.find_first_of(".eE") == std::string_view::npos) {
+  if (length > kMaxJsonNumberChars) {
+    // No file of ours holds one (json.h); the parser stops here. The stream stands just past
+    // the number.
+    const size_t end = tell_ && *tell_ ? (*tell_)() : 0;
+    number_error_ = DataLoss("invalid JSON at byte " + std::to_string(end - length) +
+                             ": number longer than " + std::to_string(kMaxJsonNumberChars) +
+                             " characters");
+    return false;
+  }
+  // The common case first: an integer of at most 18 digits (every row value), converted in
+  // one pass without a second look at the text.
+  {
+    const bool minus = length > 0 && str[0] == '-';
+    size_t i = minus ? 1 : 0;
+    if (length - i <= 18 && i < length) {
+      int64_t v = 0;
+      for (; i < length; ++i) {
+        const unsigned d = unsigned(str[i] - '0');
+        if (d > 9) break;
+        v = v * 10 + int64_t(d);
+      }
+      if (i == length) return Integer(minus ? -v : v);
+    }
+  }
+  bool integer = true;
+  for (char c : text) integer &= c != '.' && c != 'e' && c != 'E';
+  if (integer) {
     int64_t i = 0;
     if (std::from_chars(text.data(), text.data() + text.size(), i).ec == std::errc()) {
       return Integer(i);

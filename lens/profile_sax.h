@@ -55,6 +55,9 @@ class ProfileSaxHandler {
   std::unordered_map<std::string, std::vector<int64_t>>& columns() { return columns_; }
   // The first malformed row, naming its key path; OK when none.
   const Status& row_error() const { return row_error_; }
+  // Why the handler stopped the parse at a number (longer than kMaxJsonNumberChars, naming its
+  // byte offset); OK when it did not.
+  const Status& number_error() const { return number_error_; }
 
   // RapidJSON handler interface.
   bool Null();
@@ -101,6 +104,7 @@ class ProfileSaxHandler {
   size_t sample_start_ = 0;  // text offset of the current profile's first row
   std::vector<std::vector<InstrRow>> rows_;
   Status row_error_;
+  Status number_error_;
 
   Mode mode_ = Mode::kForward;
   int depth_ = 0;             // containers open around the current position

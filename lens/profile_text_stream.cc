@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <climits>
 
-#include "base/json.h"
 #include "lens/gzip.h"
 
 namespace otpu::lens {
@@ -131,14 +130,8 @@ void ProfileTextStream::CheckChunk() {
                       " bytes, the limit of a profile file");
     done_ = true;
   }
-  // RapidJSON's full-precision strtod reads out of bounds on very long numbers (json.h).
-  if (const std::optional<int64_t> at = numbers_.Scan(std::string_view(begin_, n))) {
-    error_ = DataLoss("invalid JSON at byte " + std::to_string(int64_t(chunk_offset_) + *at) +
-                      ": number longer than " + std::to_string(kMaxJsonNumberChars) +
-                      " characters");
-    end_ = begin_ + (*at + int64_t(kMaxJsonNumberChars));  // before the character too many
-    done_ = true;
-  }
+  // Numbers are not scanned here: the parser hands them over as text and the handler refuses
+  // overlong ones (profile_sax.h), so the text is read once.
 }
 
 }  // namespace otpu::lens

@@ -1,6 +1,6 @@
 // The JSON text of a profile file as a RapidJSON input stream, inflated chunk by chunk while
 // the parser reads it: neither the whole text nor a second copy of it is ever held, and the
-// text's size and its number tokens are checked as they arrive (read_limits.h, json.h).
+// text's size is checked as it arrives (read_limits.h).
 #ifndef OTPU_LENS_PROFILE_TEXT_STREAM_H_
 #define OTPU_LENS_PROFILE_TEXT_STREAM_H_
 
@@ -10,7 +10,6 @@
 #include <string>
 #include <string_view>
 
-#include "base/json.h"
 #include "base/status.h"
 #include "lens/read_limits.h"
 
@@ -27,11 +26,11 @@ class ProfileTextStream {
   ProfileTextStream& operator=(const ProfileTextStream&) = delete;
 
   // RapidJSON's read interface: the next character, '\0' at the end or after an error.
-  Ch Peek() {
+  [[gnu::always_inline]] Ch Peek() {
     if (cur_ == end_ && !Refill()) return '\0';
     return *cur_;
   }
-  Ch Take() {
+  [[gnu::always_inline]] Ch Take() {
     const Ch c = Peek();
     if (cur_ != end_) ++cur_;
     return c;
@@ -58,7 +57,7 @@ class ProfileTextStream {
   bool Refill();
   // Inflates the next chunk of gzip data into buf_; false at the end or on an error.
   bool InflateChunk(size_t* produced);
-  // Checks the new chunk [begin_, end_) for size and overlong numbers, cutting it at a problem.
+  // Checks the new chunk [begin_, end_) for size, cutting it at the limit.
   void CheckChunk();
 
   std::string_view in_;
@@ -74,8 +73,6 @@ class ProfileTextStream {
   uint64_t size_hint_ = 0;
   bool done_ = false;
   Status error_;
-  // Number-token scanner state, carried across chunks (json.h's FindOverlongJsonNumber).
-  OverlongJsonNumberScanner numbers_;  // across chunks
 };
 
 }  // namespace otpu::lens

@@ -18,7 +18,15 @@
 # Verilated models (scripts/bench_sim_speed.sh: host instructions per simulated cycle under
 # callgrind for the bare core on mlp-small and mlp and for the board model with its run
 # protocol, their ratio, native cycles/s, and a Qwen3-0.6B-shaped decode step's cycles and wall
-# seconds on the board model; OTPU_BENCH_QWEN06=0 skips that step). Builds lens_bench,
+# seconds on the board model; OTPU_BENCH_QWEN06=0 skips that step). lens_bench also gives the
+# ratios of issue 23 measured in one run: decode + hw profile build against decode only
+# ("lens".trace_decode.build_over_decode_ratio), the profile write against RapidJSON +
+# libdeflate and the read against zlib's inflate + RapidJSON's parse on the same data
+# ("lens".profile_io.write_vs_rapidjson_libdeflate, read_vs_inflate_rapidjson), and the gzip
+# levels' speed and size. With --real-size (first argument; minutes, opt-in) it also runs the
+# real-size step (scripts/bench_real_size.sh: otpu-mkcheckpoint --shape qwen3-0.6b and
+# `otpu-lens record --sim` of its step under /usr/bin/time -v, lens info/summary/diff and the
+# page bench on the profile) as "real_size". Builds lens_bench,
 # lens_page_bench, otpu-lens, board_bench, speed_bench, xdma_emu_bench, otpu-xdma-emu,
 # otpu-mkcheckpoint and otpu-regress when needed (build output on stderr) and prints one JSON
 # object {"lens": ..., "page": ..., "otpu_lens_record": ..., "board": ..., "xdma_emu": ...,
@@ -28,13 +36,18 @@
 # build directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+real_size=0
+if [[ "${1:-}" == "--real-size" ]]; then
+  real_size=1
+  shift
+fi
 build=${OTPU_BUILD_DIR:-build}
 if [[ ! -f "$build/build.ninja" ]]; then
   scripts/setup.sh >&2
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
 fi
 cmake --build "$build" --target lens_bench lens_page_bench otpu-lens board_bench xdma_emu_bench \
-  otpu-xdma-emu otpu-mkcheckpoint otpu-regress speed_bench >&2
+  otpu-xdma-emu otpu-mkcheckpoint otpu-regress speed_bench lens >&2
 # {"lens": simulator and .otpuprof numbers, "page": the app's load-to-ready time for a 1M-instruction
 # profile in headless chromium and the `lens html` write time (lens/app/page_bench.cc),
 # "board": the board model's core cycles/s on mlp against the bare core (docs/board.md)}.
@@ -60,5 +73,7 @@ card=$(scripts/bench_card_record.sh "$build")
 regress=$(scripts/bench_regress.sh "$build")
 # Host instructions per simulated cycle (callgrind), board/bare, the Qwen3-0.6B-shaped step.
 speed=$(scripts/bench_sim_speed.sh "$build")
-printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s, "regress": %s, "sim_speed": %s}\n' \
-  "$lens" "$page" "$record" "$board" "$xdma" "$card" "$regress" "$speed"
+real=null
+if ((real_size)); then real=$(scripts/bench_real_size.sh "$build"); fi
+printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s, "regress": %s, "sim_speed": %s, "real_size": %s}\n' \
+  "$lens" "$page" "$record" "$board" "$xdma" "$card" "$regress" "$speed" "$real"

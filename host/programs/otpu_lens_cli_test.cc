@@ -102,7 +102,7 @@ TEST_F(OtpuLensCliTest, RecordHelpListsItsOptionsOneLineEach) {
   Result r = OtpuLens({"record", "--help"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("usage: otpu-lens record -o FILE", 0), 0u) << r.out;
-  for (const char* line : {"\n  -o, --out FILE ", "\n  --dev PREFIX ", "\n  --keep first|last ",
+  for (const char* line : {"\n  -o, --out FILE ", "\n  --dev PREFIX ", "\n  --keep auto|stream|first|last ",
                            "\n  --open ", "\n  --port N ", "\n  --no-browser "}) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << r.out;
   }
@@ -159,6 +159,21 @@ TEST_F(OtpuLensCliTest, RecordOpenServesOnTheGivenPortWithoutABrowser) {
   }
   EXPECT_NE(serving.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << serving;
   EXPECT_TRUE(fs::exists(OutPath("x.otpuprof")));
+}
+
+// Off a terminal the status line comes only with --progress (the test above: no stderr), then
+// as whole lines: what is being built, then the step with its cycles and records.
+TEST_F(OtpuLensCliTest, RecordWithProgressPrintsStatusLinesOnStderr) {
+  const std::string out = OutPath("m.otpuprof");
+  Result r = OtpuLens({"record", "--sim", "--workload", "mlp-small", "--progress", "-o", out});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(r.err.rfind("otpu-lens record: building mlp-small\n", 0), 0u) << r.err;
+  const size_t last = r.err.rfind("otpu-lens record: step 1/1 (traced), ");
+  ASSERT_NE(last, std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" cycles, ", last), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" records, elapsed ", last), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(", about 0s left\n", last), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\r'), std::string::npos) << "no carriage returns off a terminal";
 }
 
 TEST_F(OtpuLensCliTest, ListIsLenssList) {

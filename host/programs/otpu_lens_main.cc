@@ -106,6 +106,8 @@ void DescribeRecord(otpu::cli::Spec* spec) {
   add("timeout", po::value<double>()->value_name("SEC"),
       "seconds one run may take (card 10, --sim 1800)");
   add("open", po::bool_switch(), "serve the profile in the Lens app after writing");
+  add("progress", po::bool_switch(),
+      "a status line on stderr even when it is not a terminal (one line a second)");
   lens::cli::AddOpenOptions(spec);
 }
 
@@ -227,6 +229,7 @@ int Record(const std::vector<std::string>& args) {
     }
   }
   ra.timeout = std::chrono::milliseconds(int64_t(timeout_s * 1000));
+  ra.progress = vm["progress"].as<bool>();
   std::string why;
   struct stat out_st;
   if (stat(ra.out.c_str(), &out_st) == 0 && S_ISDIR(out_st.st_mode)) {

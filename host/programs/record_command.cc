@@ -1,11 +1,13 @@
 #include "host/programs/record_command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <utility>
 
 #include <string.h>
 
+#include "base/progress.h"
 #include "base/strings.h"
 #include "host/card.h"
 #include "host/stop_request.h"
@@ -17,6 +19,26 @@
 namespace otpu::host {
 
 using lens::cli::Fail;
+
+namespace {
+
+// "otpu-lens record: step 2/5 (traced), 12.3M cycles, 5.32M records, elapsed 15s, about 40s
+// left": the time left from the steps done and, inside a step, its cycles so far against the
+// previous step's (decode steps at nearby positions take about as long).
+std::string ProgressText(const lens::RecordProgress& p, double elapsed) {
+  const int64_t cycles = p.cycles_done + std::max<int64_t>(0, p.step_cycles);
+  double in_step = p.running ? 0 : 1;
+  if (p.running && p.expect_cycles > 0 && p.step_cycles > 0) {
+    in_step = std::min(0.99, double(p.step_cycles) / double(p.expect_cycles));
+  }
+  const double share = p.steps > 0 ? (p.step + in_step) / p.steps : 0;
+  std::string text = StrFormat("otpu-lens record: step %d/%d%s, %s cycles", p.step + 1, p.steps,
+                               p.traced ? " (traced)" : "", FormatCount(double(cycles)).c_str());
+  if (p.traced) text += ", " + FormatCount(double(p.records)) + " records";
+  return text + ", " + ElapsedAndLeft(elapsed, share);
+}
+
+}  // namespace
 
 int RecordOn(BoardIface& board, const RecordArgs& args) {
   const std::string prog = "otpu-lens record: ";
@@ -42,10 +64,15 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
                  board.Describe().c_str(), info.regmap);
   }
 
+  ProgressLine line(stderr, args.progress);
+  line.Update(args.checkpoint ? "otpu-lens record: loading " + args.checkpoint->model +
+                                    " and building its image"
+                              : "otpu-lens record: building " + args.workload);
   StatusOr<workloads::WorkloadRun> run =
       args.checkpoint ? models::MakeCheckpointRun(*args.checkpoint, info.config)
                       : workloads::MakeTracedWorkload(args.workload, info.config, args.trace);
   if (!run.ok()) {
+    line.Done();
     // An unknown workload or steps it does not have: the command line asked for them. A
     // checkpoint that is not there is a failure (the default one may simply not be fetched).
     // Bad checkpoint input (any file of it, any check) is DataLoss: exit 4, as a bad profile.
@@ -63,8 +90,14 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
   opts.runner.timeout = args.timeout;
   opts.runner.mem = args.mem;
   opts.greedy = args.checkpoint.has_value();
+  if (line.enabled()) {
+    opts.progress = [&line](const lens::RecordProgress& p) {
+      line.Update(ProgressText(p, line.Elapsed()));
+    };
+  }
   const auto start = std::chrono::steady_clock::now();
   StatusOr<lens::BoardRecording> rec = (*recorder)->Record(*run, opts);
+  line.Done();
   if (int sig = StopSignal()) {
     // SIGINT/SIGTERM: the run loop stopped the run, so the profiles would be of a cut run;
     // write nothing.

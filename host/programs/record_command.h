@@ -24,6 +24,7 @@ struct RecordArgs {
   lens::TraceKeep keep = lens::TraceKeep::kAuto;  // --keep
   std::string mem = "card";                  // config.MEM of the profiles
   std::chrono::milliseconds timeout{10000};  // per run: a card's; the model needs far more
+  bool progress = false;  // --progress: the status line on stderr even off a terminal
 };
 
 // Records on `board` and writes args.out (nothing on failure). Prints progress on stdout, a

@@ -38,7 +38,8 @@ int Main(int argc, char** argv) {
       ("dir", po::value<std::string>()->default_value(std::filesystem::temp_directory_path().string()), "where the files go")
       ("selftest", po::bool_switch(), "also run the page's #selftest and report it")
       ("keep", po::bool_switch(), "keep the profile and page")
-      ("page", po::value<std::string>(), "load the profile into this page (e.g. an older build's lens_page.html) instead of the built-in one");
+      ("page", po::value<std::string>(), "load the profile into this page (e.g. an older build's lens_page.html) instead of the built-in one")
+      ("profile", po::value<std::string>(), "export and load this profile file instead of a synthetic one (--instrs is then ignored)");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, opts), vm);
@@ -54,16 +55,28 @@ int Main(int argc, char** argv) {
               << opts;
     return 0;
   }
-  const int64_t n = vm["instrs"].as<int64_t>();
+  int64_t n = vm["instrs"].as<int64_t>();
   const std::string base = (std::filesystem::path(vm["dir"].as<std::string>()) /
                             ("lens_page_bench." + std::to_string(::getpid()))).string();
-  Status w = Write(base + ".otpuprof", SyntheticFile({ProfileKind::kRtl}, n));
-  if (!w.ok()) {
-    std::cerr << "lens_page_bench: " << w.message() << "\n";
-    return 1;
+  const bool given = vm.count("profile") > 0;
+  const std::string profile = given ? vm["profile"].as<std::string>() : base + ".otpuprof";
+  if (given) {
+    StatusOr<ProfileFile> f = Read(profile);
+    if (!f.ok()) {
+      std::cerr << "lens_page_bench: " << f.status().message() << "\n";
+      return 1;
+    }
+    n = 0;
+    for (const Profile& p : f->profiles) n += int64_t(p.instrs.size());
+  } else {
+    Status w = Write(profile, SyntheticFile({ProfileKind::kRtl}, n));
+    if (!w.ok()) {
+      std::cerr << "lens_page_bench: " << w.message() << "\n";
+      return 1;
+    }
   }
   Clock::time_point t0 = Clock::now();
-  StatusOr<HtmlExportInfo> info = ExportHtml(base + ".otpuprof", base + ".html");
+  StatusOr<HtmlExportInfo> info = ExportHtml(profile, base + ".html");
   double html_s = Since(t0);
   if (!info.ok()) {
     std::cerr << "lens_page_bench: " << info.status().message() << "\n";
@@ -87,6 +100,10 @@ int Main(int argc, char** argv) {
   StatusOr<std::string> ready = (*c)->WaitForString("document.body.dataset.ready || ''", 300);
   double wall_s = Since(t0);
   StatusOr<std::string> timing = (*c)->Evaluate("JSON.stringify(lens.app.timing)");
+  // Page ready against inflating and parsing the profile in the page (issue 23: at most 2).
+  StatusOr<std::string> ratio = (*c)->Evaluate(
+      "(function(t){var ip=(t.inflate_ms||0)+(t.parse_ms||0);"
+      "return ip>0&&t.ready_ms?String(t.ready_ms/ip):'null';})(lens.app.timing)");
   std::string verdict = "\"skipped\"", result = "null";
   if (selftest) {
     StatusOr<std::string> v = (*c)->WaitForString("document.body.dataset.selftest || ''", 600);
@@ -97,13 +114,15 @@ int Main(int argc, char** argv) {
   std::printf(
       "{\"instrs\": %lld, \"profile_bytes\": %lld, \"page_bytes\": %lld, \"html_write_s\": %.3f,"
       " \"page_ready\": %s, \"load_to_ready_wall_s\": %.3f, \"page_timing\": %s,"
+      " \"ready_over_inflate_parse\": %s,"
       " \"selftest\": %s, \"selftest_result\": %s, \"page_errors\": %zu}\n",
       (long long)n, (long long)info->profile_bytes, (long long)info->page_bytes, html_s,
       ready.ok() ? ("\"" + *ready + "\"").c_str() : "\"timeout\"", wall_s,
-      timing.ok() ? timing->c_str() : "null", verdict.c_str(), result.c_str(), (*c)->errors().size());
+      timing.ok() ? timing->c_str() : "null", ratio.ok() ? ratio->c_str() : "null",
+      verdict.c_str(), result.c_str(), (*c)->errors().size());
   for (const std::string& e : (*c)->errors()) std::cerr << "page error: " << e << "\n";
   if (!vm["keep"].as<bool>()) {
-    std::filesystem::remove(base + ".otpuprof");
+    if (!given) std::filesystem::remove(profile);
     std::filesystem::remove(base + ".html");
   }
   return nav.ok() && ready.ok() ? 0 : 1;

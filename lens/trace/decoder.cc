@@ -57,6 +57,8 @@ class Decoder {
     return OkStatus();
   }
 
+  int64_t cycle() const { return have_cycle_ ? last_ : -1; }
+
   Decoded Finish() {
     for (const trace::InstrEvent& e : out_.run.events.instrs) out_.stats.open_at_end += e.end < 0;
     out_.stats.traced_to = have_cycle_ ? last_ : -1;
@@ -225,6 +227,45 @@ class Decoder {
 };
 
 }  // namespace
+
+// The tokenizer's sink: every group straight into the decoder.
+class StreamDecoder::Impl : public GroupSink {
+ public:
+  Impl(const isa::Program& program, const isa::Config& cfg, int64_t cycles)
+      : decoder(program, cfg, cycles), tokenizer(this) {}
+  Status Add(const Group& g) override { return decoder.Add(g); }
+
+  Decoder decoder;
+  Tokenizer tokenizer;
+  bool finished = false;
+};
+
+StreamDecoder::StreamDecoder(const isa::Program& program, const isa::Config& cfg,
+                             int64_t cycles)
+    : impl_(std::make_unique<Impl>(program, cfg, cycles)) {}
+
+StreamDecoder::~StreamDecoder() = default;
+
+Status StreamDecoder::Feed(const Record* records, size_t n) {
+  if (impl_->finished) return FailedPrecondition("trace decoder: Feed after Finish");
+  return impl_->tokenizer.Feed(records, n);
+}
+
+int64_t StreamDecoder::cycle() const { return impl_->decoder.cycle(); }
+
+StatusOr<StreamDecoded> StreamDecoder::Finish() {
+  if (impl_->finished) return FailedPrecondition("trace decoder: Finish called twice");
+  impl_->finished = true;
+  // A stream that failed gives its error, as Feed did.
+  RETURN_IF_ERROR(impl_->tokenizer.Feed(nullptr, 0));
+  impl_->tokenizer.Finish();
+  StreamDecoded out;
+  out.records = int64_t(impl_->tokenizer.records());
+  out.cut_head = impl_->tokenizer.cut_head();
+  out.cut_tail = impl_->tokenizer.cut_tail();
+  out.decoded = impl_->decoder.Finish();
+  return out;
+}
 
 StatusOr<Decoded> Decode(const Tokens& tokens, const isa::Program& program,
                          const isa::Config& cfg, int64_t cycles) {

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,42 @@ struct DecodeStats {
 struct Decoded {
   TraceRun run;
   DecodeStats stats;
+};
+
+// What a stream of records gave: the decoded run and, from the tokenizer, how many records
+// came and whether groups were cut at either end of the stream (Tokens::cut_head, cut_tail).
+struct StreamDecoded {
+  Decoded decoded;
+  int64_t records = 0;
+  int64_t cut_head = 0;
+  int64_t cut_tail = 0;
+};
+
+// Tokenizes and decodes records as they arrive (a drain loop's chunks, split anywhere, even
+// inside a group): memory grows with the decoded run, never with the records, of which at most
+// one group is held. Feeding the records of a buffer in any chunks gives what Tokenize and
+// Decode give on the whole buffer, errors included.
+class StreamDecoder {
+ public:
+  // As Decode; `program` and `cfg` are borrowed and must outlive the decoder. `cycles`
+  // (CYCLES) bounds record cycles only when known before the records come; a live drain that
+  // feeds during the run passes -1.
+  StreamDecoder(const isa::Program& program, const isa::Config& cfg, int64_t cycles = -1);
+  ~StreamDecoder();
+  StreamDecoder(const StreamDecoder&) = delete;
+  StreamDecoder& operator=(const StreamDecoder&) = delete;
+
+  // The next `n` records, oldest first. DataLoss from the tokenizer or the decoder (naming the
+  // record's index in the whole stream); after one, every later call returns it again.
+  Status Feed(const Record* records, size_t n);
+  // Ends the stream and gives what it decoded (the decoder is spent afterwards).
+  StatusOr<StreamDecoded> Finish();
+  // The latest cycle the records fed so far reached (-1 before any): how far the run has got.
+  int64_t cycle() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // Decodes `tokens` of a run of `program` on `cfg` that took `cycles` (the CYCLES register;

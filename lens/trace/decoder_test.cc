@@ -117,5 +117,58 @@ TEST(DecoderTest, CountsAStartOnAnotherUnitAsDamaged) {
   EXPECT_EQ(d->run.events.instrs[0].start, -1);
 }
 
+TEST(StreamDecoderTest, RecordByRecordGivesTheWholeDecode) {
+  std::vector<Record> records = Vop(100);
+  for (Record r : Vop(200)) records.push_back(r);
+  StatusOr<Decoded> whole = DecodeAll(records);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  const isa::Program program = Program();
+  const isa::Config cfg;
+  StreamDecoder d(program, cfg);
+  for (const Record& r : records) {
+    const Status fed = d.Feed(&r, 1);
+    ASSERT_TRUE(fed.ok()) << fed.message();
+  }
+  StatusOr<StreamDecoded> s = d.Finish();
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(s->records, int64_t(records.size()));
+  EXPECT_EQ(s->cut_head, 0);
+  EXPECT_EQ(s->cut_tail, 0);
+  ASSERT_EQ(s->decoded.run.events.instrs.size(), whole->run.events.instrs.size());
+  for (size_t i = 0; i < records.size() / Vop(0).size(); ++i) {
+    const trace::InstrEvent &a = s->decoded.run.events.instrs[i],
+                            &b = whole->run.events.instrs[i];
+    EXPECT_EQ(a.dispatch, b.dispatch);
+    EXPECT_EQ(a.end, b.end);
+    EXPECT_EQ(a.counters, b.counters);
+  }
+  EXPECT_EQ(s->decoded.stats.traced_to, whole->stats.traced_to);
+}
+
+TEST(StreamDecoderTest, AnErrorInAFeedComesBackFromFinish) {
+  const isa::Program program = Program();
+  const isa::Config cfg;
+  StreamDecoder d(program, cfg);
+  const std::vector<Record> records = Vop(100, /*pc=*/7);
+  EXPECT_FALSE(d.Feed(records.data(), records.size()).ok());
+  StatusOr<StreamDecoded> s = d.Finish();
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("pc 7 is outside the program"), std::string::npos)
+      << s.status().message();
+}
+
+TEST(StreamDecoderTest, FeedAfterFinishIsRefused) {
+  const isa::Program program = Program();
+  const isa::Config cfg;
+  StreamDecoder d(program, cfg);
+  ASSERT_TRUE(d.Finish().ok());
+  const Record r = Vop(1)[0];
+  const Status s = d.Feed(&r, 1);
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("Feed after Finish"), std::string::npos);
+  StatusOr<StreamDecoded> again = d.Finish();
+  EXPECT_NE(again.status().message().find("Finish called twice"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace otpu::lens::decode

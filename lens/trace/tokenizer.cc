@@ -63,20 +63,18 @@ int ValuesAfter(Record head) {
   }
 }
 
-StatusOr<Tokens> Tokenize(std::span<const Record> records) {
-  Tokens out;
-  Reader in(records);
-  Record r = 0;
-  // The buffer may start inside a group: its value records have lost their head.
-  bool cut = false;
-  while (in.Peek(&r) && IsValueType(TypeOf(r))) {
-    in.Read(&r);
-    RETURN_IF_ERROR(CheckReserved(in.position() - 1, r));
-    cut = true;
+Status Tokenizer::Take(Record r) {
+  const size_t at = pos_++;
+  if (leading_) {
+    // The stream may start inside a group: its value records have lost their head.
+    if (IsValueType(TypeOf(r))) {
+      RETURN_IF_ERROR(CheckReserved(at, r));
+      cut_head_ = 1;
+      return OkStatus();
+    }
+    leading_ = false;
   }
-  out.cut_head = cut ? 1 : 0;
-  while (in.Read(&r)) {
-    const size_t at = in.position() - 1;
+  if (want_ < 0) {
     if (!IsRecordType(TypeOf(r))) {
       return DataLoss(At(at, r) + ": type " + std::to_string(TypeOf(r)) +
                       " is not a trace record (SPEC 5)");
@@ -85,28 +83,63 @@ StatusOr<Tokens> Tokenize(std::span<const Record> records) {
       return DataLoss(At(at, r) + ": a value record without its head record");
     }
     RETURN_IF_ERROR(CheckReserved(at, r));
-    Group g;
-    g.index = at;
-    g.head = r;
-    const int want = ValuesAfter(r);
-    if (int64_t(in.remaining()) < want) {
-      out.cut_tail = 1;  // the buffer ends inside this group
-      break;
-    }
-    for (int i = 0; i < want; ++i) {
-      Record v = 0;
-      in.Read(&v);
-      if (TypeOf(v) != ExpectedValueType(r) || !InPlace(v, i)) {
-        return DataLoss(At(in.position() - 1, v) + ": value " + std::to_string(i) + " of " +
-                        At(at, r) + " expected " + RecordLetter(ExpectedValueType(r)) + " " +
-                        std::to_string(i));
-      }
-      RETURN_IF_ERROR(CheckReserved(in.position() - 1, v));
-      g.values[size_t(i)] = v;
-    }
-    g.num_values = want;
-    out.groups.push_back(g);
+    pending_.index = at;
+    pending_.head = r;
+    pending_.num_values = 0;
+    want_ = ValuesAfter(r);
+  } else {
+    // Values are checked only once the group is whole: a stream that ends first makes it
+    // the cut tail, whatever the records after its head are (as Tokenize, which looks ahead).
+    pending_.values[size_t(pending_.num_values++)] = r;
   }
+  if (pending_.num_values < want_) return OkStatus();
+  for (int i = 0; i < want_; ++i) {
+    const Record v = pending_.values[size_t(i)];
+    const size_t vat = pending_.index + 1 + size_t(i);
+    if (TypeOf(v) != ExpectedValueType(pending_.head) || !InPlace(v, i)) {
+      return DataLoss(At(vat, v) + ": value " + std::to_string(i) + " of " +
+                      At(pending_.index, pending_.head) + " expected " +
+                      RecordLetter(ExpectedValueType(pending_.head)) + " " + std::to_string(i));
+    }
+    RETURN_IF_ERROR(CheckReserved(vat, v));
+  }
+  want_ = -1;
+  return sink_->Add(pending_);
+}
+
+Status Tokenizer::Feed(const Record* records, size_t n) {
+  if (!error_.ok()) return error_;
+  for (size_t i = 0; i < n; ++i) {
+    Status s = Take(records[i]);
+    if (!s.ok()) {
+      error_ = s;
+      return s;
+    }
+  }
+  return OkStatus();
+}
+
+void Tokenizer::Finish() {
+  if (want_ >= 0) cut_tail_ = 1;  // the stream ends inside this group
+  want_ = -1;
+}
+
+StatusOr<Tokens> Tokenize(std::span<const Record> records) {
+  struct Collect : GroupSink {
+    std::vector<Group>* groups;
+    Status Add(const Group& g) override {
+      groups->push_back(g);
+      return OkStatus();
+    }
+  };
+  Tokens out;
+  Collect sink;
+  sink.groups = &out.groups;
+  Tokenizer t(&sink);
+  RETURN_IF_ERROR(t.Feed(records.data(), records.size()));
+  t.Finish();
+  out.cut_head = t.cut_head();
+  out.cut_tail = t.cut_tail();
   return out;
 }
 

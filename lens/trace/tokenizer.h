@@ -78,6 +78,47 @@ struct Tokens {
 // Value records `head` needs after it (S: 1 when saturated; U: by unit).
 int ValuesAfter(Record head);
 
+// Where a Tokenizer delivers each complete group, in order.
+class GroupSink {
+ public:
+  virtual ~GroupSink() = default;
+  // An error stops the tokenizer and is returned from its Feed.
+  virtual Status Add(const Group& g) = 0;
+};
+
+// The resumable form of Tokenize: records arrive in chunks of any size (a drain loop's reads,
+// splitting groups anywhere) and each group goes to the sink as soon as its last value record
+// is in. The result equals Tokenize over the concatenated chunks, error messages included;
+// it holds at most one group, never the records.
+class Tokenizer {
+ public:
+  // `sink` is borrowed and must outlive the tokenizer.
+  explicit Tokenizer(GroupSink* sink) : sink_(sink) {}
+
+  // Takes the next `n` records. DataLoss as Tokenize (naming the record's index in the whole
+  // stream); after an error the tokenizer takes nothing more and returns it again.
+  Status Feed(const Record* records, size_t n);
+  // The stream has ended: a group still missing values is the cut tail.
+  void Finish();
+
+  int64_t cut_head() const { return cut_head_; }
+  int64_t cut_tail() const { return cut_tail_; }
+  // Records taken so far.
+  size_t records() const { return pos_; }
+
+ private:
+  Status Take(Record r);
+
+  GroupSink* sink_;
+  size_t pos_ = 0;          // index of the next record in the whole stream
+  bool leading_ = true;     // still inside the value records a cut head left
+  Group pending_;           // the group being gathered
+  int want_ = -1;           // values pending_ needs, -1 when there is none
+  int64_t cut_head_ = 0;
+  int64_t cut_tail_ = 0;
+  Status error_;
+};
+
 // Groups the whole buffer. DataLoss names the record index and types when a record is not of
 // SPEC 5 or a group is broken away from the buffer's ends.
 StatusOr<Tokens> Tokenize(std::span<const Record> records);

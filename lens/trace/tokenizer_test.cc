@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 namespace otpu::lens::decode {
@@ -129,6 +131,87 @@ TEST(TokenizerTest, RejectsValuesOutOfOrder) {
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("value 0 of record 0 (D)"), std::string::npos)
       << t.status().message();
+}
+
+// Feeds `records` to a Tokenizer in chunks of `chunk` records (the last one shorter).
+StatusOr<Tokens> TokenizeInChunks(const std::vector<Record>& records, size_t chunk) {
+  struct Collect : GroupSink {
+    Tokens* out;
+    Status Add(const Group& g) override {
+      out->groups.push_back(g);
+      return OkStatus();
+    }
+  };
+  Tokens out;
+  Collect sink;
+  sink.out = &out;
+  Tokenizer t(&sink);
+  for (size_t at = 0; at < records.size(); at += chunk) {
+    RETURN_IF_ERROR(t.Feed(records.data() + at, std::min(chunk, records.size() - at)));
+  }
+  t.Finish();
+  out.cut_head = t.cut_head();
+  out.cut_tail = t.cut_tail();
+  return out;
+}
+
+void ExpectSameTokens(const Tokens& a, const Tokens& b) {
+  ASSERT_EQ(a.groups.size(), b.groups.size());
+  for (size_t i = 0; i < a.groups.size(); ++i) {
+    EXPECT_EQ(a.groups[i].index, b.groups[i].index);
+    EXPECT_EQ(a.groups[i].head, b.groups[i].head);
+    EXPECT_EQ(a.groups[i].num_values, b.groups[i].num_values);
+    EXPECT_EQ(a.groups[i].values, b.groups[i].values);
+  }
+  EXPECT_EQ(a.cut_head, b.cut_head);
+  EXPECT_EQ(a.cut_tail, b.cut_tail);
+}
+
+TEST(TokenizerTest, ChunksOfAnySizeGiveTheWholeBuffersGroups) {
+  // Cut at both ends: two values of a lost head first, a P missing values last.
+  std::vector<Record> records = {EncodeValue(3, 1), EncodeValue(4, 2)};
+  for (Record r : Sample()) records.push_back(r);
+  for (Record r : Sample()) records.push_back(r);
+  records.push_back(Window{RecordType::kWINDOW_P, 64, 127}.Encode());
+  records.push_back(EncodeValue(0, 5));
+  StatusOr<Tokens> whole = Tokenize(records);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  EXPECT_EQ(whole->cut_head, 1);
+  EXPECT_EQ(whole->cut_tail, 1);
+  for (size_t chunk = 1; chunk <= records.size(); ++chunk) {
+    SCOPED_TRACE("chunk " + std::to_string(chunk));
+    StatusOr<Tokens> chunked = TokenizeInChunks(records, chunk);
+    ASSERT_TRUE(chunked.ok()) << chunked.status().message();
+    ExpectSameTokens(*whole, *chunked);
+  }
+}
+
+TEST(TokenizerTest, ChunksGiveTheWholeBuffersErrorNamingTheSameRecord) {
+  std::vector<Record> records = Sample();
+  records[2] = EncodeValue(0, 1);  // the D's second O is a V
+  StatusOr<Tokens> whole = Tokenize(records);
+  ASSERT_FALSE(whole.ok());
+  EXPECT_NE(whole.status().message().find("record 2 (V)"), std::string::npos)
+      << whole.status().message();
+  for (size_t chunk = 1; chunk <= records.size(); ++chunk) {
+    StatusOr<Tokens> chunked = TokenizeInChunks(records, chunk);
+    ASSERT_FALSE(chunked.ok());
+    EXPECT_EQ(chunked.status().message(), whole.status().message()) << "chunk " << chunk;
+  }
+}
+
+TEST(TokenizerTest, FeedAfterAnErrorReturnsTheErrorAgain) {
+  struct Ignore : GroupSink {
+    Status Add(const Group&) override { return OkStatus(); }
+  } sink;
+  Tokenizer t(&sink);
+  const Record bad = Record{15} << 60;  // type 15 is no record of SPEC 5
+  const Status first = t.Feed(&bad, 1);
+  ASSERT_FALSE(first.ok());
+  EXPECT_NE(first.message().find("type 15 is not a trace record"), std::string::npos);
+  const std::vector<Record> good = Sample();
+  const Status again = t.Feed(good.data(), good.size());
+  EXPECT_EQ(again.message(), first.message());
 }
 
 }  // namespace

@@ -142,6 +142,7 @@ TEST_P(BoardParityTest, HwProfileEqualsRtlProfileAndRecordsEqualTheEvents) {
   opts.mem = mem.Name();
   opts.timeout = std::chrono::minutes(5);
   opts.keep = GetParam().keep;
+  opts.keep_records = true;  // decoded again below, record by record
   BoardStepRunner runner(card->get(), opts);
   RecordOptions ropts;
   ropts.bucket_cycles = int((*card)->info().counter_window());

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 
 #include "lens/build_hw_profile.h"
@@ -180,6 +181,52 @@ void ExpectHwEqualsRtl(const SharedRun& s) {
   EXPECT_EQ(Json(*hw), Json(*rtl));
 }
 
+// The records fed in chunks, as a drain loop delivers them: fixed sizes that split D + 2 O, the
+// P/Q windows' value runs and every other group at each offset, then seeded random sizes.
+void ExpectChunkedEqualsWhole(const SharedRun& s, const TraceUnitModel& m) {
+  const std::vector<Record> records = m.Records();
+  const lens::TraceRegisters regs = Registers(m);
+  StatusOr<lens::Profile> whole = lens::BuildHwProfile("hw", s.cfg, s.program, records, regs,
+                                                       int(s.opts.window), s.opts.mem.Name());
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  std::vector<std::vector<size_t>> splits;
+  for (size_t chunk : {1, 2, 3, 5, 7, 9, 10, 11, 13, 64, 4093}) {
+    splits.push_back(std::vector<size_t>(records.size() / chunk + 1, chunk));
+  }
+  std::mt19937 rng(23);
+  for (int i = 0; i < 3; ++i) {
+    std::vector<size_t>& sizes = splits.emplace_back();
+    for (size_t n = 0; n < records.size();) n += sizes.emplace_back(rng() % 40);
+  }
+  for (const std::vector<size_t>& sizes : splits) {
+    lens::HwProfileBuilder b(s.cfg, s.program, regs.cycles);
+    size_t at = 0;
+    for (size_t n : sizes) {
+      n = std::min(n, records.size() - at);
+      ASSERT_TRUE(b.Feed(records.data() + at, n).ok());
+      at += n;
+    }
+    ASSERT_EQ(at, records.size());
+    StatusOr<lens::Profile> chunked = b.Finish("hw", regs, int(s.opts.window), s.opts.mem.Name());
+    ASSERT_TRUE(chunked.ok()) << chunked.status().message();
+    EXPECT_TRUE(*chunked == *whole) << "chunks of " << sizes[0] << ", " << sizes[1] << "...";
+  }
+}
+
+TEST_P(TraceParityTest, ChunkedRecordsGiveTheWholeBuffersHwProfile) {
+  const SharedRun& s = Shared(GetParam());
+  ExpectChunkedEqualsWhole(s, *s.lossless);
+}
+
+// Cut buffers too: keep first (a group cut at the end), the ring (cut at the start) and a tiny
+// queue's drops.
+TEST(TraceLossTest, ChunkedCutBuffersGiveTheWholeBuffersHwProfile) {
+  const SharedRun& s = Shared(kLossCase);
+  ExpectChunkedEqualsWhole(s, *s.first);
+  ExpectChunkedEqualsWhole(s, *s.ring);
+  ExpectChunkedEqualsWhole(s, *s.tiny);
+}
+
 TEST_P(TraceParityTest, HwProfileEqualsRtlProfile) { ExpectHwEqualsRtl(Shared(GetParam())); }
 
 // A traced qwen-tiny decode step (positions 0..3 run, the last one traced), ideal and with
@@ -200,6 +247,11 @@ TEST_P(TraceQwenTinyTest, HwProfileEqualsRtlProfileAndDefaultsLoseNothing) {
   EXPECT_LE(int64_t(s.defaults->count()), s.defaults->options().depth);
   EXPECT_EQ(s.defaults->Records(), s.lossless->Records());
   ExpectHwEqualsRtl(s);
+}
+
+TEST_P(TraceQwenTinyTest, ChunkedRecordsGiveTheWholeBuffersHwProfile) {
+  const SharedRun& s = Shared({"qwen-tiny", GetParam()});
+  ExpectChunkedEqualsWhole(s, *s.lossless);
 }
 
 INSTANTIATE_TEST_SUITE_P(Stalls, TraceQwenTinyTest, ::testing::Values(0, 20),

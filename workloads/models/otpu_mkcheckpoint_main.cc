@@ -8,6 +8,7 @@
 
 #include "base/cli.h"
 #include "base/exit_codes.h"
+#include "base/progress.h"
 #include "workloads/models/tiny_checkpoint.h"
 #include "workloads/version.h"
 
@@ -27,7 +28,9 @@ void Describe(otpu::cli::Spec* spec) {
       "shards", po::value<int>()->value_name("N")->default_value(1),
       "safetensors files (> 1: sharded index)")(
       "shape", po::value<std::string>()->value_name("tiny|qwen3-0.6b")->default_value("tiny"),
-      "model shape: tiny (qwen-tiny) or qwen3-0.6b (Qwen3-0.6B's config)");
+      "model shape: tiny (qwen-tiny) or qwen3-0.6b (Qwen3-0.6B's config)")(
+      "progress", po::bool_switch(),
+      "a status line on stderr even when it is not a terminal (one line a second)");
   spec->hidden.add_options()("dir", po::value<std::string>()->value_name("DIR"));
   spec->positional.add("dir", 1);
 }
@@ -49,6 +52,7 @@ int Run(const std::vector<std::string>& args) {
   const std::string dtype = vm["dtype"].as<std::string>();
   const std::string shape = vm["shape"].as<std::string>();
   const int shards = vm["shards"].as<int>();
+  const bool progress = vm["progress"].as<bool>();
   otpu::models::TinyCheckpointOptions options;
   options.seed = vm["seed"].as<uint32_t>();
   options.shards = shards;
@@ -73,7 +77,18 @@ int Run(const std::vector<std::string>& args) {
     std::fprintf(stderr, "otpu-mkcheckpoint: --shards %d: must be at least 1\n", shards);
     return kExitUsage;
   }
+  otpu::ProgressLine line(stderr, progress);
+  if (line.enabled()) {
+    options.progress = [&line](const std::string& tensor, int64_t done, int64_t total) {
+      const double share = total > 0 ? double(done) / double(total) : 0;
+      line.Update("otpu-mkcheckpoint: " + tensor + ", " + otpu::FormatCount(double(done)) +
+                  " of " + otpu::FormatCount(double(total)) + " values (" +
+                  std::to_string(int(100 * share)) + "%), " +
+                  otpu::ElapsedAndLeft(line.Elapsed(), share));
+    };
+  }
   const otpu::Status status = otpu::models::WriteTinyCheckpoint(dir, options);
+  line.Done();
   if (!status.ok()) {
     std::fprintf(stderr, "otpu-mkcheckpoint: %s\n", status.message().c_str());
     return kExitFailure;

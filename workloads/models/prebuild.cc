@@ -27,13 +27,18 @@ StatusOr<isa::Config> ParseHwConfig(const std::string& name) {
   return InvalidArgument("--config '" + name + "' is not sim|board");
 }
 
-StatusOr<PrebuildReport> Prebuild(const Qwen3Weights& w, const WeightFormats& formats,
-                                  const isa::Config& hw, ImageCache* cache) {
+StatusOr<PrebuildReport> Prebuild(
+    const Qwen3Weights& w, const WeightFormats& formats, const isa::Config& hw, ImageCache* cache,
+    const std::function<void(int done, int total, const std::string& what)>& progress) {
   if (cache == nullptr || !cache->enabled())
     return InvalidArgument("prebuild: the image cache is off");
   ASSIGN_OR_RETURN(Qwen3Plan plan, PlanQwen3(w.config, hw, {.formats = formats}));
   PrebuildReport report;
+  const int total = 5 * int(plan.attn.size()) + 1;  // per layer qkv o gate up down, the head
+  int done = 0;
   RETURN_IF_ERROR(ForEachMatrix(plan, w, [&](const MatrixJob& job) -> Status {
+    ++done;
+    if (progress) progress(done, total, job.what);
     if (job.opts.wf == isa::WFormat::kINT8) return OkStatus();
     const ImageCacheStats before = cache->stats();
     RETURN_IF_ERROR(cache->Quantize(*job.w, job.n, job.k, job.opts, job.what).status());

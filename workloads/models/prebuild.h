@@ -3,6 +3,7 @@
 #ifndef OTPU_WORKLOADS_MODELS_PREBUILD_H_
 #define OTPU_WORKLOADS_MODELS_PREBUILD_H_
 
+#include <functional>
 #include <string>
 
 #include "base/status.h"
@@ -35,8 +36,11 @@ struct PrebuildReport {
 // Quantizes every 4-bit matrix the engine would build for `w` in `formats` on `hw` through
 // `cache` (enabled). Errors name the config field or tensor; an entry that could not be
 // stored is an Internal error naming it (the cache's last error).
-StatusOr<PrebuildReport> Prebuild(const Qwen3Weights& w, const WeightFormats& formats,
-                                  const isa::Config& hw, ImageCache* cache);
+// `progress` (may be empty) hears of each matrix as it is done: matrices done, of all the
+// run's (int8 ones included), and the matrix's name.
+StatusOr<PrebuildReport> Prebuild(
+    const Qwen3Weights& w, const WeightFormats& formats, const isa::Config& hw, ImageCache* cache,
+    const std::function<void(int done, int total, const std::string& what)>& progress = {});
 
 }  // namespace otpu::models
 

@@ -8,6 +8,8 @@
 
 #include "base/cli.h"
 #include "base/exit_codes.h"
+#include "base/progress.h"
+#include "base/strings.h"
 #include "workloads/models/image_cache.h"
 #include "workloads/models/model_source.h"
 #include "workloads/models/prebuild.h"
@@ -29,7 +31,9 @@ int Fail(int code, const std::string& line) {
 
 void Describe(otpu::cli::Spec* spec) {
   spec->visible.add_options()("config", po::value<std::string>()->value_name("sim|board"),
-                              "accelerator configuration (default sim)");
+                              "accelerator configuration (default sim)")(
+      "progress", po::bool_switch(),
+      "a status line on stderr even when it is not a terminal (one line a second)");
   spec->hidden.add_options()("cfg", po::value<std::string>()->value_name("sim|board"),
                              "deprecated spelling of --config")(
       "spec", po::value<std::vector<std::string>>()->value_name("MODEL:WF:HF"), "MODEL:WF:HF");
@@ -64,9 +68,18 @@ int Run(const std::vector<std::string>& args) {
     std::printf("otpu-prebuild: the image cache is off (%s=0): nothing to do\n", kImageCacheEnv);
     return 0;
   }
+  ProgressLine line(stderr, vm["progress"].as<bool>());
+  line.Update("otpu-prebuild: loading " + req->model);
   StatusOr<ModelSource> model = LoadModel(req->model);
   if (!model.ok()) return Fail(kExitFailure, model.status().message());
-  StatusOr<PrebuildReport> report = Prebuild(*model->weights, req->formats, *hw, &cache);
+  StatusOr<PrebuildReport> report = Prebuild(
+      *model->weights, req->formats, *hw, &cache,
+      [&line](int done, int total, const std::string& what) {
+        const double share = double(done - 1) / total;  // the matrix `done` is starting
+        line.Update(StrFormat("otpu-prebuild: matrix %d/%d (%s), ", done, total, what.c_str()) +
+                    ElapsedAndLeft(line.Elapsed(), share));
+      });
+  line.Done();
   if (!report.ok()) return Fail(kExitFailure, text + ": " + report.status().message());
   std::printf("otpu-prebuild: %s on %s: %d 4-bit matrices, %d quantized, %d already cached (%s)\n",
               text.c_str(), hw->name.c_str(), report->matrices, report->quantized,
@@ -81,7 +94,7 @@ int Main(int argc, char** argv) {
                     "cache\"); otpu-lock --prebuild runs it at nice 19.";
   program.family = otpu::exit_codes::Family::kTools;
   otpu::cli::Command command;
-  command.synopsis = "MODEL:WF:HF [--config sim|board]";
+  command.synopsis = "MODEL:WF:HF [--config sim|board] [--progress]";
   command.describe = Describe;
   command.run = Run;
   program.commands = {command};

@@ -152,6 +152,31 @@ TEST_F(PrebuildTest, ProgramTakesTheDeprecatedCfgWithAWarning) {
   EXPECT_NE(r.out.find("qwen-tiny:int4:int8 on board"), std::string::npos) << r.out;
 }
 
+TEST_F(PrebuildTest, ProgressHearsOfEveryMatrix) {
+  ImageCache cache = Cache();
+  std::vector<std::string> seen;
+  ASSERT_TRUE(Prebuild(Tiny(), {LayerFormat::kInt4, isa::WFormat::kINT4}, isa::Config::Sim(),
+                       &cache, [&](int done, int total, const std::string& what) {
+                         EXPECT_EQ(done, int(seen.size()) + 1);
+                         EXPECT_EQ(total, 11);
+                         seen.push_back(what);
+                       })
+                  .ok());
+  ASSERT_EQ(seen.size(), 11u);
+  EXPECT_EQ(seen.back(), "LM head");
+}
+
+// Off a terminal the status line comes only when asked, as whole lines.
+TEST_F(PrebuildTest, ProgramWithProgressPrintsStatusLines) {
+  const std::string images = dir_.File("images");
+  Result r = Shell("OTPU_IMAGE_CACHE=" + images + " " + OTPU_PREBUILD_BINARY +
+                   " qwen-tiny:int4:int8 --config board --progress");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("otpu-prebuild: loading qwen-tiny\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("otpu-prebuild: matrix 11/11 (LM head), elapsed "), std::string::npos)
+      << r.out;
+}
+
 TEST_F(PrebuildTest, ProgramUsageErrorsExitTwo) {
   const std::string env = "OTPU_IMAGE_CACHE=" + dir_.File("images") + " ";
   Result r = Shell(env + OTPU_PREBUILD_BINARY);

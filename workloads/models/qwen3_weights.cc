@@ -1,5 +1,6 @@
 #include "workloads/models/qwen3_weights.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -77,6 +78,25 @@ std::vector<float>* Qwen3Weights::Find(const std::string& name) {
   return found;
 }
 
+namespace {
+
+// The distribution of tensor `name` of `shape`: matrices N(0, 1/sqrt(fan-in)), the embeddings
+// N(0, 1), norm gains 1 + N(0, 0.1).
+void DistributionOf(const std::string& name, const std::vector<int64_t>& shape, double* mean,
+                    double* std) {
+  *mean = 0;
+  *std = 0.1;
+  if (name == "model.embed_tokens.weight") {
+    *std = 1.0;
+  } else if (shape.size() == 2) {
+    *std = 1.0 / std::sqrt(double(shape[1]));
+  } else {
+    *mean = 1.0;
+  }
+}
+
+}  // namespace
+
 Qwen3Weights RandomQwen3(const Qwen3Config& config, uint32_t seed) {
   Qwen3Weights w;
   w.config = config;
@@ -87,17 +107,33 @@ Qwen3Weights RandomQwen3(const Qwen3Config& config, uint32_t seed) {
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
     t.resize(size_t(n));
-    double mean = 0, std = 0.1;  // vectors: norm gains
-    if (name == "model.embed_tokens.weight") {
-      std = 1.0;
-    } else if (shape.size() == 2) {
-      std = 1.0 / std::sqrt(double(shape[1]));
-    } else {
-      mean = 1.0;
-    }
+    double mean = 0, std = 0;
+    DistributionOf(name, shape, &mean, &std);
     for (float& x : t) x = Bf16ToFloat(FloatToBf16(float(mean + std * normal.Next())));
   });
   return w;
+}
+
+Status GenerateRandomQwen3(const Qwen3Config& config, uint32_t seed, size_t max_piece,
+                           const RandomTensorPiece& piece) {
+  Normal normal(seed);
+  std::vector<float> buf(std::max<size_t>(1, max_piece));
+  for (const std::string& name : Qwen3TensorNames(config)) {
+    ASSIGN_OR_RETURN(const std::vector<int64_t> shape, Qwen3TensorShape(config, name));
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    double mean = 0, std = 0;
+    DistributionOf(name, shape, &mean, &std);
+    for (int64_t at = 0; at < n;) {
+      const size_t k = size_t(std::min<int64_t>(n - at, int64_t(buf.size())));
+      for (size_t i = 0; i < k; ++i) {
+        buf[i] = Bf16ToFloat(FloatToBf16(float(mean + std * normal.Next())));
+      }
+      RETURN_IF_ERROR(piece(name, shape, at, std::span<const float>(buf.data(), k)));
+      at += int64_t(k);
+    }
+  }
+  return OkStatus();
 }
 
 StatusOr<Qwen3Weights> LoadQwen3Weights(const Qwen3Checkpoint& checkpoint) {

@@ -5,6 +5,8 @@
 #define OTPU_WORKLOADS_MODELS_QWEN3_WEIGHTS_H_
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,19 @@ struct Qwen3Weights {
 // rounded to bf16, so a bf16 or f32 checkpoint of it loads back bit-exactly.
 // RandomQwen3(Qwen3Config::Tiny(), 0) is the spec's qwen-tiny.
 Qwen3Weights RandomQwen3(const Qwen3Config& config, uint32_t seed);
+
+// Receives one piece of a tensor: `values` are elements [offset, offset + values.size()) of
+// tensor `name` of `shape`. An error stops the generation.
+using RandomTensorPiece =
+    std::function<Status(const std::string& name, const std::vector<int64_t>& shape,
+                         int64_t offset, std::span<const float> values)>;
+
+// RandomQwen3's values without holding the model (a Qwen3-0.6B-shaped one is 2.4 GB of
+// floats): every tensor in Qwen3TensorNames order, in consecutive pieces of at most
+// `max_piece` values, drawn exactly as RandomQwen3 draws them. Returns the first error of
+// `piece`.
+Status GenerateRandomQwen3(const Qwen3Config& config, uint32_t seed, size_t max_piece,
+                           const RandomTensorPiece& piece);
 
 // Reads every tensor of an opened checkpoint into floats.
 StatusOr<Qwen3Weights> LoadQwen3Weights(const Qwen3Checkpoint& checkpoint);

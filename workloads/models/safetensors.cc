@@ -69,15 +69,6 @@ bool ParseDtype(const std::string& name, Dtype* dtype) {
   return false;
 }
 
-float Bf16ToFloat(uint16_t bits) { return std::bit_cast<float>(uint32_t(bits) << 16); }
-
-uint16_t FloatToBf16(float value) {
-  uint32_t u = std::bit_cast<uint32_t>(value);
-  if (std::isnan(value)) return uint16_t((u >> 16) | 0x0040);  // keep it a (quiet) NaN
-  u += 0x7FFF + ((u >> 16) & 1);
-  return uint16_t(u >> 16);
-}
-
 float F16ToFloat(uint16_t bits) {
   const uint32_t sign = uint32_t(bits >> 15) << 31;
   const uint32_t exp = (bits >> 10) & 0x1F, man = bits & 0x3FF;
@@ -325,37 +316,33 @@ StatusOr<std::string> ReadFileToString(const std::string& path) {
   return out;
 }
 
-Status WriteSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors) {
+StatusOr<std::unique_ptr<SafetensorsWriter>> SafetensorsWriter::Create(
+    const std::string& path, std::vector<TensorSpec> specs) {
   rapidjson::StringBuffer sb;
   rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  std::string data;
   w.StartObject();
   w.Key("__metadata__");
   w.StartObject();
   w.Key("format");
   w.String("pt");
   w.EndObject();
-  for (const auto& t : tensors) {
-    int64_t n = 1;
-    for (int64_t d : t.shape) n *= d;
-    if (n != int64_t(t.values.size())) {
-      return InvalidArgument(StrFormat("%s: tensor %s: %zu values for shape %s", path.c_str(),
-                                       t.name.c_str(), t.values.size(),
-                                       ShapeString(t.shape).c_str()));
-    }
+  std::vector<int64_t> counts;
+  uint64_t offset = 0;
+  for (const TensorSpec& t : specs) {
     if (!Converts(t.dtype)) {
       return InvalidArgument(path + ": tensor " + t.name + ": cannot write dtype " +
                              DtypeName(t.dtype));
     }
-    const size_t begin = data.size();
-    if (t.dtype == Dtype::kF32) {
-      data.append(reinterpret_cast<const char*>(t.values.data()), t.values.size() * 4);
-    } else {
-      for (float v : t.values) {
-        const uint16_t b = t.dtype == Dtype::kBF16 ? FloatToBf16(v) : FloatToF16(v);
-        data.append(reinterpret_cast<const char*>(&b), 2);
+    int64_t n = 1;
+    for (int64_t d : t.shape) {
+      if (d < 0) {
+        return InvalidArgument(path + ": tensor " + t.name + ": shape " +
+                               ShapeString(t.shape) + " has a negative dimension");
       }
+      n *= d;
     }
+    counts.push_back(n);
+    const uint64_t end = offset + uint64_t(n) * DtypeSize(t.dtype);
     w.Key(t.name.c_str());
     w.StartObject();
     w.Key("dtype");
@@ -366,19 +353,100 @@ Status WriteSafetensors(const std::string& path, const std::vector<TensorToWrite
     w.EndArray();
     w.Key("data_offsets");
     w.StartArray();
-    w.Uint64(begin);
-    w.Uint64(data.size());
+    w.Uint64(offset);
+    w.Uint64(end);
     w.EndArray();
     w.EndObject();
+    offset = end;
   }
   w.EndObject();
   std::string header = sb.GetString();
   header.resize((header.size() + 7) / 8 * 8, ' ');  // the format pads headers with spaces
   const uint64_t len = header.size();
-  std::string file(reinterpret_cast<const char*>(&len), 8);
-  file += header;
-  file += data;
-  return WriteFileAtomic(path, file);
+  const std::string tmp = StrFormat("%s.tmp.%d", path.c_str(), int(::getpid()));
+  std::FILE* out = std::fopen(tmp.c_str(), "wb");
+  if (out == nullptr) return Internal(tmp + ": cannot create: " + Errno());
+  std::unique_ptr<SafetensorsWriter> writer(
+      new SafetensorsWriter(path, tmp, out, std::move(specs), std::move(counts)));
+  if (std::fwrite(&len, 8, 1, out) != 1 || std::fwrite(header.data(), 1, len, out) != len) {
+    return Internal(tmp + ": write failed: " + Errno());
+  }
+  return writer;
+}
+
+SafetensorsWriter::~SafetensorsWriter() {
+  if (out_ != nullptr) std::fclose(out_);
+  if (!finished_) std::remove(tmp_.c_str());
+}
+
+Status SafetensorsWriter::Write(std::span<const float> values) {
+  constexpr size_t kBlock = 1 << 16;
+  uint16_t half[kBlock];
+  while (!values.empty()) {
+    while (tensor_ < specs_.size() && written_ == counts_[tensor_]) {
+      ++tensor_;
+      written_ = 0;
+    }
+    if (tensor_ == specs_.size()) {
+      return InvalidArgument(StrFormat("%s: %zu values past the last tensor", path_.c_str(),
+                                       values.size()));
+    }
+    const Dtype dtype = specs_[tensor_].dtype;
+    const size_t n = std::min<size_t>(
+        {values.size(), size_t(counts_[tensor_] - written_), dtype == Dtype::kF32 ? values.size()
+                                                                                  : kBlock});
+    size_t put = 0;
+    if (dtype == Dtype::kF32) {
+      put = std::fwrite(values.data(), 4, n, out_);
+    } else {
+      for (size_t i = 0; i < n; ++i) {
+        half[i] = dtype == Dtype::kBF16 ? FloatToBf16(values[i]) : FloatToF16(values[i]);
+      }
+      put = std::fwrite(half, 2, n, out_);
+    }
+    if (put != n) return Internal(tmp_ + ": write failed: " + Errno());
+    written_ += int64_t(n);
+    values = values.subspan(n);
+  }
+  return OkStatus();
+}
+
+Status SafetensorsWriter::Finish() {
+  while (tensor_ < specs_.size() && written_ == counts_[tensor_]) {
+    ++tensor_;
+    written_ = 0;
+  }
+  if (tensor_ < specs_.size()) {
+    return InvalidArgument(StrFormat("%s: tensor %s has %lld of its %lld values", path_.c_str(),
+                                     specs_[tensor_].name.c_str(), (long long)written_,
+                                     (long long)counts_[tensor_]));
+  }
+  std::FILE* out = out_;
+  out_ = nullptr;
+  if (std::fclose(out) != 0) return Internal(tmp_ + ": write failed: " + Errno());
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    return Internal(path_ + ": cannot rename into place: " + Errno());
+  }
+  finished_ = true;
+  return OkStatus();
+}
+
+Status WriteSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors) {
+  std::vector<TensorSpec> specs;
+  for (const auto& t : tensors) {
+    int64_t n = 1;
+    for (int64_t d : t.shape) n *= d;
+    if (n != int64_t(t.values.size())) {
+      return InvalidArgument(StrFormat("%s: tensor %s: %zu values for shape %s", path.c_str(),
+                                       t.name.c_str(), t.values.size(),
+                                       ShapeString(t.shape).c_str()));
+    }
+    specs.push_back({t.name, t.dtype, t.shape});
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<SafetensorsWriter> writer,
+                   SafetensorsWriter::Create(path, std::move(specs)));
+  for (const auto& t : tensors) RETURN_IF_ERROR(writer->Write(t.values));
+  return writer->Finish();
 }
 
 }  // namespace otpu::models

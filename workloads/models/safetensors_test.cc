@@ -111,6 +111,58 @@ TEST_F(SafetensorsFileTest, WriterRejectsAValueCountThatDoesNotFitTheShape) {
   EXPECT_THAT(s.message(), HasSubstr("tensor w: 6 values for shape [4, 4]"));
 }
 
+TEST_F(SafetensorsFileTest, StreamedInPiecesEqualsTheWholeWrite) {
+  const std::string whole = ReadRaw(WriteSmall(Dtype::kBF16));
+  auto w = SafetensorsWriter::Create(dir_.File("s.safetensors"),
+                                     {{"a.weight", Dtype::kBF16, {2, 3}}, {"b", Dtype::kBF16, {3}}});
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  // Pieces that cross from one tensor into the next.
+  ASSERT_TRUE((*w)->Write(std::span(kSmall).first(4)).ok());
+  ASSERT_TRUE((*w)->Write(std::span(kSmall).subspan(4, 2)).ok());
+  ASSERT_TRUE((*w)->Write(std::span(kSmall).first(3)).ok());
+  ASSERT_TRUE((*w)->Finish().ok());
+  EXPECT_EQ(ReadRaw(dir_.File("s.safetensors")), whole);
+}
+
+TEST_F(SafetensorsFileTest, StreamedWriterRefusesValuesPastTheLastTensor) {
+  auto w = SafetensorsWriter::Create(dir_.File("s.safetensors"), {{"b", Dtype::kF32, {3}}});
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  const Status s = (*w)->Write(kSmall);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("s.safetensors: 3 values past the last tensor"));
+}
+
+TEST_F(SafetensorsFileTest, StreamedWriterNamesTheTensorLackingValuesAndLeavesNoFile) {
+  {
+    auto w = SafetensorsWriter::Create(dir_.File("s.safetensors"),
+                                       {{"a", Dtype::kF32, {2}}, {"b", Dtype::kF32, {3}}});
+    ASSERT_TRUE(w.ok()) << w.status().message();
+    ASSERT_TRUE((*w)->Write(std::span(kSmall).first(3)).ok());
+    const Status s = (*w)->Finish();
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_THAT(s.message(), HasSubstr("s.safetensors: tensor b has 1 of its 3 values"));
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir_.path()));
+}
+
+TEST_F(SafetensorsFileTest, StreamedWriterRefusesADtypeItCannotConvert) {
+  auto w = SafetensorsWriter::Create(dir_.File("s.safetensors"), {{"i", Dtype::kI32, {3}}});
+  ASSERT_FALSE(w.ok());
+  EXPECT_THAT(w.status().message(), HasSubstr("tensor i: cannot write dtype I32"));
+  auto neg = SafetensorsWriter::Create(dir_.File("s.safetensors"), {{"n", Dtype::kF32, {2, -1}}});
+  ASSERT_FALSE(neg.ok());
+  EXPECT_THAT(neg.status().message(), HasSubstr("tensor n: shape [2, -1] has a negative dimension"));
+}
+
+TEST_F(SafetensorsFileTest, StreamedWriterNamesATemporaryFileItCannotCreate) {
+  auto w = SafetensorsWriter::Create(dir_.File("no/such/dir/s.safetensors"),
+                                     {{"b", Dtype::kF32, {3}}});
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().code(), StatusCode::kInternal);
+  EXPECT_THAT(w.status().message(), HasSubstr("no/such/dir/s.safetensors.tmp."));
+  EXPECT_THAT(w.status().message(), HasSubstr(": cannot create: "));
+}
+
 TEST_F(SafetensorsFileTest, IgnoresMetadata) {
   const std::string path = dir_.File("m.safetensors");
   WriteRaw(

@@ -74,6 +74,45 @@ TEST(TinyCheckpoint, ShardedCheckpointLoadsBack) {
   ExpectEqualWeights(*w, QwenTinyWeights());
 }
 
+// The streamed writer's files equal those of the whole model written from memory.
+TEST(TinyCheckpoint, StreamedFilesEqualTheWholeModelsFiles) {
+  ScratchDir streamed, whole;
+  TinyCheckpointOptions o;
+  o.shards = 3;
+  int64_t last_done = 0, last_total = 0;
+  o.progress = [&](const std::string&, int64_t done, int64_t total) {
+    EXPECT_GT(done, last_done);
+    last_done = done;
+    last_total = total;
+  };
+  ASSERT_TRUE(WriteTinyCheckpoint(streamed.path(), o).ok());
+  EXPECT_EQ(last_done, last_total);
+  ASSERT_TRUE(WriteQwen3Checkpoint(whole.path(), QwenTinyWeights(), Dtype::kBF16, 3).ok());
+  for (const char* f : {"config.json", "model.safetensors.index.json",
+                        "model-00001-of-00003.safetensors", "model-00002-of-00003.safetensors",
+                        "model-00003-of-00003.safetensors"}) {
+    EXPECT_EQ(ReadFileToString(streamed.File(f)).value(), ReadFileToString(whole.File(f)).value())
+        << f;
+  }
+}
+
+TEST(RandomQwen3, GeneratedInPiecesGivesTheSameValues) {
+  const Qwen3Weights& want = QwenTinyWeights();
+  Qwen3Weights got;
+  got.config = want.config;
+  got.layers.resize(want.layers.size());
+  ASSERT_TRUE(GenerateRandomQwen3(want.config, 0, 1000,
+                                  [&](const std::string& name, const std::vector<int64_t>&,
+                                      int64_t offset, std::span<const float> values) {
+                                    std::vector<float>& t = *got.Find(name);
+                                    EXPECT_EQ(size_t(offset), t.size());
+                                    t.insert(t.end(), values.begin(), values.end());
+                                    return OkStatus();
+                                  })
+                  .ok());
+  ExpectEqualWeights(got, want);
+}
+
 TEST(TinyCheckpoint, UntiedModelCarriesItsLmHead) {
   ScratchDir dir;
   TinyCheckpointOptions o;

@@ -210,7 +210,8 @@ Profile WholeBufferProfile(const BoardStepRunner& runner, const host::Card& card
                            const workloads::WorkloadRun& run,
                            const std::vector<uint64_t>& records, int bucket_cycles) {
   const host::TraceDrain& t = *runner.last().trace;
-  TraceRegisters regs{t.count, t.drop, t.depth, t.keep_last, runner.last().counters.cycles};
+  TraceRegisters regs{.count = t.count, .drop = t.drop, .depth = t.depth, .keep_last = t.keep_last,
+                      .stream = t.stream, .cycles = runner.last().counters.cycles};
   auto p = BuildHwProfile("x", card.config(), run.program, records, regs, bucket_cycles, "card");
   OTPU_CHECK(p.ok());
   return std::move(p).value();

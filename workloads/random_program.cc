@@ -306,17 +306,21 @@ RandomProgram MakeRandomProgram(const isa::Config& cfg, const RandomProgramOptio
 
 void FillRandomDram(uint64_t seed, uint32_t bytes, SparseMemory* dram, uint64_t base) {
   std::mt19937_64 rng(seed);
-  // A third of the 512-byte chunks hold values on rounding boundaries: halves n/2 * 2^j with
-  // one j per chunk, and every 16th word +-127 * 2^j, so a quantizer block inside the chunk has
-  // amax = 127 * 2^j, inv = 2^-j exactly and its halves land on rne's ties (docs/isa.md
-  // "Numerics"); VOPs on such values are exact too. Random mantissas would almost never tie.
+  // Values on rounding boundaries: halves n/2 * 2^j and every 16th word +-127 * 2^j, so a
+  // quantizer block holding one has amax = 127 * 2^j, inv = 2^-j exactly and its odd halves land
+  // on rne's ties (docs/isa.md "Numerics"); VOPs on such values stay exact. Random mantissas
+  // would almost never tie. Half the programs hold only such values, with one j for the whole
+  // region (so blocks gathered from anywhere keep that amax); the others have a third of their
+  // 512-byte chunks so, with a j per chunk, among random values.
   constexpr uint32_t kChunk = 512;
+  const bool all_grid = rng() % 2 == 0;
+  const int region_exp = int(rng() % 5) - 2;
   bool grid = false;
   int grid_exp = 0;
   for (uint32_t a = 0; a + 4 <= bytes; a += 4) {
     if (a % kChunk == 0) {
-      grid = rng() % 3 == 0;
-      grid_exp = int(rng() % 5) - 2;
+      grid = all_grid || rng() % 3 == 0;
+      grid_exp = all_grid ? region_exp : int(rng() % 5) - 2;
     }
     uint32_t v;
     if (grid) {

@@ -46,9 +46,9 @@ struct RandomProgram {
 RandomProgram MakeRandomProgram(const isa::Config& cfg, const RandomProgramOptions& opts);
 
 // Fills DRAM bytes [base, base + bytes) with fp32 values of moderate magnitude (|x| in 2^-8..2^8,
-// either sign), a few zeros and a few special values (inf, NaN, subnormals); a third of its
-// 512-byte chunks hold values on rounding boundaries instead (halves, blocks whose quantizer
-// scale is exact, so rne meets its ties).
+// either sign), a few zeros and a few special values (inf, NaN, subnormals); or, for half the
+// seeds, values on rounding boundaries (halves, blocks whose quantizer scale is exact, so rne
+// meets its ties), which the other half have in a third of their 512-byte chunks.
 void FillRandomDram(uint64_t seed, uint32_t bytes, SparseMemory* dram, uint64_t base = 0);
 
 // The program with one fault: an undefined opcode or VOP function, a zero shape, a

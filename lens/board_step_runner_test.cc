@@ -269,12 +269,13 @@ TEST(BoardStepRunner, DrainedRecordsAreKeptOnlyWhenAsked) {
   BoardStepRunner keep(b.card.get(), {.keep_records = true});
   auto kept = Record(run, keep, ro);
   ASSERT_TRUE(kept.ok()) << kept.status().message();
-  ASSERT_FALSE(keep.last().trace->records.empty());
+  ASSERT_FALSE(keep.records().empty());
   ExpectSameAsWholeBuffer(kept->profiles[0], WholeBufferProfile(keep, *b.card, run,
-                                                                keep.last().trace->records,
+                                                                keep.records(),
                                                                 ro.bucket_cycles));
   BoardStepRunner drop(b.card.get(), {});
   ASSERT_TRUE(Record(run, drop, ro).ok());
+  EXPECT_TRUE(drop.records().empty());
   EXPECT_TRUE(drop.last().trace->records.empty());
   EXPECT_GT(drop.last().trace->count, 0);
 }

@@ -58,7 +58,7 @@ expect "board sim" lens record mlp --config =
 expect "run.json run.otpuprof" lens info run.
 expect "run.json run.otpuprof" lens record mlp -o run.
 expect "--json" lens info run.otpuprof --js
-expect "first last" otpu-lens record --keep ""
+expect "auto first last stream" otpu-lens record --keep ""
 expect "$mlp_workloads" otpu-lens record --sim --workload ml
 expect "int4 int8" otpu-lens record --head-format int
 expect "--no-browser" otpu-lens record --no

@@ -227,6 +227,8 @@ CellResult Moved(const std::string& id, std::vector<MovedInstr> moved) {
   r.command = "otpu-regress cell m.json --id " + id;
   r.verdicts = {{"correctness", Outcome::kPass, "ok", ""},
                 {"parity", Outcome::kPass, "ok", ""},
+                {"dependency", Outcome::kPass, "ok", ""},
+                {"assertions", Outcome::kPass, "ok", ""},
                 {"performance", moved.empty() ? Outcome::kPass : Outcome::kFail, "differs", ""}};
   r.moved = std::move(moved);
   return r;

@@ -102,7 +102,7 @@ std::string HostName() {
 // Hands every cycle to several hooks (the board takes one): the event tap and coverage.
 class FanOutHook : public rtl::ClockHook {
  public:
-  explicit FanOutHook(std::vector<rtl::ClockHook*> hooks) : hooks_(std::move(hooks)) {}
+  explicit FanOutHook(std::vector<rtl::ClockHook*> hooks) : hooks_(hooks), all_(std::move(hooks)) {}
   void OnRunStart() override {
     for (rtl::ClockHook* h : hooks_) h->OnRunStart();
   }
@@ -112,11 +112,16 @@ class FanOutHook : public rtl::ClockHook {
   void OnRunEnd() override {
     for (rtl::ClockHook* h : hooks_) h->OnRunEnd();
   }
+  // A failed assertion counts whenever it fires, the state dump's run included: every hook.
+  void OnAssertion(const rtl::AssertionFailure& f) override {
+    for (rtl::ClockHook* h : all_) h->OnAssertion(f);
+  }
   // Stops handing cycles to hooks [keep, end): the state dump is not the workload's run.
   void Keep(size_t keep) { hooks_.resize(std::min(keep, hooks_.size())); }
 
  private:
   std::vector<rtl::ClockHook*> hooks_;
+  const std::vector<rtl::ClockHook*> all_;
 };
 
 // The functional-coverage bins of what the ISA simulator ran, step by step.

@@ -26,7 +26,8 @@
 # levels' speed and size. With --real-size (first argument; minutes, opt-in) it also runs the
 # real-size step (scripts/bench_real_size.sh: otpu-mkcheckpoint --shape qwen3-0.6b and
 # `otpu-lens record --sim` of its step under /usr/bin/time -v, lens info/summary/diff and the
-# page bench on the profile) as "real_size". Builds lens_bench,
+# page bench on the profile) as "real_size"; with --mutations the mutation check
+# (scripts/mutate.py, tens of minutes) as "mutations". Builds lens_bench,
 # lens_page_bench, otpu-lens, board_bench, speed_bench, xdma_emu_bench, otpu-xdma-emu,
 # otpu-mkcheckpoint and otpu-regress when needed (build output on stderr) and prints one JSON
 # object {"lens": ..., "page": ..., "otpu_lens_record": ..., "board": ..., "xdma_emu": ...,
@@ -37,10 +38,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 real_size=0
-if [[ "${1:-}" == "--real-size" ]]; then
-  real_size=1
+mutations=0
+while [[ "${1:-}" == "--real-size" || "${1:-}" == "--mutations" ]]; do
+  [[ "$1" == "--real-size" ]] && real_size=1
+  [[ "$1" == "--mutations" ]] && mutations=1
   shift
-fi
+done
 build=${OTPU_BUILD_DIR:-build}
 if [[ ! -f "$build/build.ninja" ]]; then
   scripts/setup.sh >&2
@@ -75,5 +78,9 @@ regress=$(scripts/bench_regress.sh "$build")
 speed=$(scripts/bench_sim_speed.sh "$build")
 real=null
 if ((real_size)); then real=$(scripts/bench_real_size.sh "$build"); fi
-printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s, "regress": %s, "sim_speed": %s, "real_size": %s}\n' \
-  "$lens" "$page" "$record" "$board" "$xdma" "$card" "$regress" "$speed" "$real"
+# The mutation check (scripts/mutate.py on regress/smoke.json): each one-line RTL bug of
+# scripts/mutations.tsv rebuilt in a scratch worktree and judged; tens of minutes, opt-in.
+mut=null
+if ((mutations)); then mut=$(scripts/mutate.py --matrix regress/smoke.json); fi
+printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s, "regress": %s, "sim_speed": %s, "real_size": %s, "mutations": %s}\n' \
+  "$lens" "$page" "$record" "$board" "$xdma" "$card" "$regress" "$speed" "$real" "$mut"

@@ -18,6 +18,8 @@ t1=$(date +%s%N)
 ms2=$((($(date +%s%N) - t1) / 1000000))
 reused=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["counts"]["reused"])' "$tmp/out/index.json")
 passed=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["counts"]["pass"])' "$tmp/out/index.json")
-printf '{"matrix": "%s", "cells": %d, "wall_s_j2": %d.%03d, "second_run_wall_s": %d.%03d, "reused": %d, "passed_first_run": %d, "reused_share": %s}\n' \
+# Functional coverage of the first run (coverage.json: bins hit of the model's).
+coverage=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("{\"bins\": %d, \"hit\": %d, \"percent\": %.1f}" % (d["bins"], d["hit"], d["percent"]))' "$tmp/out/coverage.json")
+printf '{"matrix": "%s", "cells": %d, "wall_s_j2": %d.%03d, "second_run_wall_s": %d.%03d, "reused": %d, "passed_first_run": %d, "reused_share": %s, "functional_coverage": %s}\n' \
   "$matrix" "$cells" $((ms / 1000)) $((ms % 1000)) $((ms2 / 1000)) $((ms2 % 1000)) "$reused" "$passed" \
-  "$(python3 -c "print(round($reused / $cells, 3))")"
+  "$(python3 -c "print(round($reused / $cells, 3))")" "$coverage"

@@ -306,27 +306,29 @@ RandomProgram MakeRandomProgram(const isa::Config& cfg, const RandomProgramOptio
 
 void FillRandomDram(uint64_t seed, uint32_t bytes, SparseMemory* dram, uint64_t base) {
   std::mt19937_64 rng(seed);
-  // Values on rounding boundaries: halves n/2 * 2^j and every 16th word +-127 * 2^j, so a
-  // quantizer block holding one has amax = 127 * 2^j, inv = 2^-j exactly and its odd halves land
-  // on rne's ties (docs/isa.md "Numerics"); VOPs on such values stay exact. Random mantissas
-  // would almost never tie. Half the programs hold only such values, with one j for the whole
-  // region (so blocks gathered from anywhere keep that amax); the others have a third of their
-  // 512-byte chunks so, with a j per chunk, among random values.
+  // Values on rounding boundaries: every 16th word +-2^j and the others fp32((n + 1/2) * 2^j / 127),
+  // so a quantizer block holding one of the former has amax = 2^j, recip(amax) exact,
+  // inv = 127 * 2^-j exact and mul(x, inv) exactly n + 1/2: each of its values a tie of rne
+  // (docs/isa.md "Numerics"). Random mantissas would almost never tie. Half the programs hold
+  // only such values, with one j for the whole region (so blocks gathered from anywhere keep
+  // that amax); the others have a third of their 512-byte chunks so, with a j per chunk.
   constexpr uint32_t kChunk = 512;
   const bool all_grid = rng() % 2 == 0;
-  const int region_exp = int(rng() % 5) - 2;
+  const int region_exp = int(rng() % 9) - 2;
   bool grid = false;
   int grid_exp = 0;
   for (uint32_t a = 0; a + 4 <= bytes; a += 4) {
     if (a % kChunk == 0) {
       grid = all_grid || rng() % 3 == 0;
-      grid_exp = all_grid ? region_exp : int(rng() % 5) - 2;
+      grid_exp = all_grid ? region_exp : int(rng() % 9) - 2;
     }
     uint32_t v;
     if (grid) {
       const bool neg = rng() & 1;
-      const float mag = (a / 4) % 16 == 0 ? 127.0f : float(rng() % 255) / 2.0f;
-      const float f = std::ldexp(neg ? -mag : mag, grid_exp);
+      const float mag = (a / 4) % 16 == 0
+                            ? std::ldexp(1.0f, grid_exp)
+                            : float((double(rng() % 127) + 0.5) * std::ldexp(1.0, grid_exp) / 127.0);
+      const float f = neg ? -mag : mag;
       std::memcpy(&v, &f, 4);
       dram->Write32(base + a, v);
       continue;

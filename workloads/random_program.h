@@ -47,8 +47,8 @@ RandomProgram MakeRandomProgram(const isa::Config& cfg, const RandomProgramOptio
 
 // Fills DRAM bytes [base, base + bytes) with fp32 values of moderate magnitude (|x| in 2^-8..2^8,
 // either sign), a few zeros and a few special values (inf, NaN, subnormals); or, for half the
-// seeds, values on rounding boundaries (halves, blocks whose quantizer scale is exact, so rne
-// meets its ties), which the other half have in a third of their 512-byte chunks.
+// seeds, values on rounding boundaries (blocks whose quantizer scale is exact and whose values
+// quantize to exact halves, rne's ties), which the other half have in a third of their 512-byte chunks.
 void FillRandomDram(uint64_t seed, uint32_t bytes, SparseMemory* dram, uint64_t base = 0);
 
 // The program with one fault: an undefined opcode or VOP function, a zero shape, a

@@ -106,7 +106,9 @@ int main(int argc, char** argv) {
                     "random weights of Qwen3-0.6B's shapes (docs/models.md).";
   program.family = otpu::exit_codes::Family::kTools;
   otpu::cli::Command command;
-  command.synopsis = "DIR [--seed N] [--dtype bf16|f16|f32] [--shards N] [--shape tiny|qwen3-0.6b]";
+  command.synopsis =
+      "(DIR | -o DIR) [--shape tiny|qwen3-0.6b] [--dtype bf16|f16|f32] [--shards N] [--seed N] "
+      "[--progress]";
   command.describe = Describe;
   command.run = Run;
   program.commands = {command};

@@ -93,11 +93,6 @@ StatusOr<BoardRecording> BoardRecorder::Record(const workloads::WorkloadRun& run
   BoardRecording out;
   out.info = info;
   BoardStepRunner board_runner(card_.get(), options.runner);
-  runner_ = &board_runner;
-  struct Done {
-    BoardStepRunner** runner;
-    ~Done() { *runner = nullptr; }
-  } done{&runner_};
   GreedyTap greedy(&board_runner);
   StepRunner* runner = options.greedy ? static_cast<StepRunner*>(&greedy)
                                       : static_cast<StepRunner*>(&board_runner);
@@ -120,13 +115,6 @@ StatusOr<BoardRecording> BoardRecorder::Record(const workloads::WorkloadRun& run
   out.dram = board_runner.dram();
   out.greedy_tokens = greedy.tokens();
   return out;
-}
-
-Status BoardRecorder::FeedRecords(const uint64_t* records, size_t n) {
-  if (runner_ == nullptr) {
-    return FailedPrecondition("board recorder: trace records while no workload is recording");
-  }
-  return runner_->FeedRecords(records, n);
 }
 
 StatusOr<BoardRecording> RecordOnBoard(host::BoardIface& board, const workloads::WorkloadRun& run,

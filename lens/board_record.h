@@ -73,18 +73,12 @@ class BoardRecorder {
   StatusOr<BoardRecording> Record(const workloads::WorkloadRun& run,
                                   const BoardRecordOptions& options);
 
-  // Trace records of the run in progress in chunks as they are drained (what the card's record
-  // sink delivers): decoded at once by the step runner of the current Record, so no step holds
-  // its records (BoardStepRunner::FeedRecords). FailedPrecondition outside a traced run.
-  Status FeedRecords(const uint64_t* records, size_t n);
-
  private:
   BoardRecorder(host::BoardIface* board, std::unique_ptr<host::Card> card)
       : board_(board), card_(std::move(card)) {}
 
   host::BoardIface* board_;
   std::unique_ptr<host::Card> card_;
-  BoardStepRunner* runner_ = nullptr;  // the step runner of the Record in progress
 };
 
 // Probes `board` and records `run` on it (BoardRecorder::Probe, then Record).

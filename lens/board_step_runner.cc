@@ -136,34 +136,29 @@ StatusOr<trace::RunEvents> BoardStepRunner::Run(const workloads::Step& step) {
   const bool can_stream = card_->info().has_trace_stream();
   ro.trace.stream = opts_.keep == TraceKeep::kStream || (opts_.keep == TraceKeep::kAuto && can_stream);
   ro.trace.keep_last = opts_.keep == TraceKeep::kLast;
-  // Streamed records are decoded as the card drains them, while the step runs; a buffer read
-  // after the run comes back in the result and is decoded below, with CYCLES known.
+  // Every record reaches the decoder through FeedRecords: streamed ones as the card drains
+  // them, while the step runs; a buffer read after the run (keep-first, keep-last) from the
+  // result below, with CYCLES known.
   records_.clear();
   if (ro.trace.enable && ro.trace.stream) {
-    ro.trace.sink = [this](const uint64_t* records, size_t n) {
-      if (opts_.keep_records) records_.insert(records_.end(), records, records + n);
-      return FeedRecords(records, n);
-    };
+    ro.trace.sink = [this](const uint64_t* records, size_t n) { return FeedRecords(records, n); };
   }
   ro.timeout = opts_.timeout;
   builder_.reset();
+  cycle_bound_ = -1;
   tracing_ = ro.trace.enable;
   StatusOr<host::RunResult> result = card_->Run(ro);
+  if (result.ok() && result->trace && builder_ == nullptr) {
+    // Nothing came while the run drained: decode what the card handed back, now that CYCLES
+    // bounds the record cycles (docs/trace.md). An error returns at the build.
+    cycle_bound_ = int64_t(result->counters.cycles);
+    const std::vector<uint64_t>& records = result->trace->records;
+    (void)FeedRecords(records.data(), records.size());
+  }
   tracing_ = false;
   RETURN_IF_ERROR(result.status());
   last_ = std::move(result).value();
-  if (last_.trace) {
-    if (builder_ == nullptr) {
-      // Nothing came while the run drained: decode what the card handed back, now that CYCLES
-      // is known (it bounds record cycles, docs/trace.md).
-      builder_ = std::make_unique<HwProfileBuilder>(card_->config(), *program_,
-                                                    last_.counters.cycles);
-      std::vector<uint64_t>& records = last_.trace->records;
-      (void)builder_->Feed(records.data(), records.size());  // an error returns at the build
-      if (opts_.keep_records) records_ = records;
-    }
-    if (!opts_.keep_records) last_.trace->records = std::vector<uint64_t>();
-  }
+  if (last_.trace && !opts_.keep_records) last_.trace->records = std::vector<uint64_t>();
   for (const workloads::DramRange& r : outputs_) {
     std::vector<uint8_t> bytes(r.bytes);
     RETURN_IF_ERROR(card_->ReadDram(r.addr, bytes.data(), bytes.size()));
@@ -178,9 +173,11 @@ StatusOr<trace::RunEvents> BoardStepRunner::Run(const workloads::Step& step) {
 Status BoardStepRunner::FeedRecords(const uint64_t* records, size_t n) {
   if (!tracing_) return FailedPrecondition("board runner: trace records outside a traced run");
   if (builder_ == nullptr) {
-    // CYCLES is not known while the core runs: record cycles are bounded by the halt only.
-    builder_ = std::make_unique<HwProfileBuilder>(card_->config(), *program_, -1);
+    // While the core runs CYCLES is not known (cycle_bound_ -1): record cycles are bounded by
+    // the halt only.
+    builder_ = std::make_unique<HwProfileBuilder>(card_->config(), *program_, cycle_bound_);
   }
+  if (opts_.keep_records) records_.insert(records_.end(), records, records + n);
   return builder_->Feed(records, n);
 }
 

@@ -88,6 +88,7 @@ class BoardStepRunner : public StepRunner {
   std::vector<uint64_t> records_;
   const isa::Program* program_ = nullptr;  // the loaded workload's (it outlives the steps)
   bool tracing_ = false;                   // a traced run is in progress
+  int64_t cycle_bound_ = -1;               // CYCLES of the run, once known: bounds record cycles
   std::unique_ptr<HwProfileBuilder> builder_;  // the traced run's records, decoded
 };
 

@@ -280,36 +280,6 @@ TEST(BoardStepRunner, DrainedRecordsAreKeptOnlyWhenAsked) {
   EXPECT_GT(drop.last().trace->count, 0);
 }
 
-TEST(BoardRecorder, FeedsRecordsOfTheRunInProgressAndRefusesOthers) {
-  auto sim = board::SimBoard::Create({});
-  ASSERT_TRUE(sim.ok());
-  TapBoard tap(sim->get());
-  auto recorder = BoardRecorder::Probe(&tap);
-  ASSERT_TRUE(recorder.ok()) << recorder.status().message();
-  const uint64_t record = 0;
-  EXPECT_EQ((*recorder)->FeedRecords(&record, 1).message(),
-            "board recorder: trace records while no workload is recording");
-  const workloads::WorkloadRun run = MlpSmall((*recorder)->info().config);
-  std::vector<uint64_t> seen;
-  tap.tap = [&](const uint64_t* records, size_t n) {
-    seen.insert(seen.end(), records, records + n);
-    for (size_t at = 0; at < n; at += 100) {
-      ASSERT_TRUE((*recorder)->FeedRecords(records + at, std::min<size_t>(100, n - at)).ok());
-    }
-  };
-  BoardRecordOptions first;
-  first.runner.keep = TraceKeep::kFirst;
-  auto streamed = (*recorder)->Record(run, first);
-  ASSERT_TRUE(streamed.ok()) << streamed.status().message();
-  ASSERT_EQ(streamed->profiles.size(), 1u);
-  const Profile& p = streamed->profiles[0];
-  EXPECT_TRUE(p.hwtrace->complete);
-  EXPECT_EQ(p.hwtrace->records, int64_t(seen.size()));
-  EXPECT_EQ(p.hwtrace->records, p.hwtrace->count);
-  EXPECT_EQ((*recorder)->FeedRecords(&record, 1).message(),
-            "board recorder: trace records while no workload is recording");
-}
-
 TEST(BoardStepRunner, RecordsOutsideATracedRunAreRefused) {
   OnBoard b = Make();
   BoardStepRunner runner(b.card.get(), {});

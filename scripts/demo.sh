@@ -7,8 +7,8 @@ build=${OTPU_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j"$(nproc)"
 mkdir -p out
-# Two decode steps of qwen-tiny on the board model, read back from its trace buffer the way a
-# card's is: positions 0..2 untraced, 3 and 4 traced (one hw profile each).
+# Two decode steps of qwen-tiny on the board model, its trace streamed to the host as the core
+# runs, the way a card's is: positions 0..2 untraced, 3 and 4 traced (one hw profile each).
 "$build/host/programs/otpu-lens" record --sim --workload qwen-tiny --tokens 2 -o out/qwen-tiny.otpuprof
 "$build/host/programs/otpu-lens" info out/qwen-tiny.otpuprof
 "$build/host/programs/otpu-lens" html out/qwen-tiny.otpuprof -o out/demo.html

@@ -51,7 +51,6 @@ function buildModel(doc, pi) {
   step('slots', () => buildSlots(m));
   step('windows', () => buildWindows(m, slice0.buckets, unions));
   m.busy = m.busy.map((b, u) => (Number.isFinite(b) ? b : m.unitBusyTotal[u]));
-  step('attribution', () => buildAttribution(m));
   step('exclusive', () => buildExclusive(m));
   step('aggregates', () => buildAggregates(m));
   buildTraceLoss(m);

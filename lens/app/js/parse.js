@@ -168,38 +168,20 @@ class ProfileParser {
     return out;
   }
   // An array of numbers as a Float64Array, or null (nothing read) when it holds anything else.
-  // Plain integers are read here in one loop (a counter column is most of a long run's file);
-  // any other number takes number().
   numbers() {
-    const b = this.b, at = this.p;
-    let p = at + 1, c = b[p], out = new Float64Array(1024), n = 0;
+    const at = this.p;
+    this.p++;
+    let out = new Float64Array(1024), n = 0;
+    if (this.ws() === 93) { this.p++; return out.subarray(0, 0); }
     for (;;) {
-      while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++p];
-      if (n === 0 && c === 93) { this.p = p + 1; return out.subarray(0, 0); }
+      const c = this.ws();
       if (c !== 45 && !(c >= 48 && c <= 57)) { this.p = at; return null; }
-      const neg = c === 45;
-      if (neg) c = b[++p];
-      const first = p;
-      let v = 0;
-      while (c >= 48 && c <= 57) { v = v * 10 + (c - 48); c = b[++p]; }
-      // Integers of up to 15 digits are exact as doubles; the rest take the general path.
-      if (p === first || p - first > 15 || c === 46 || c === 101 || c === 69 || (b[first] === 48 && p > first + 1)) {
-        this.p = neg ? first - 1 : first;
-        v = this.number();
-        p = this.p;
-        c = b[p];
-      } else if (neg) v = -v;
-      if (n === out.length) {
-        const bigger = new Float64Array(2 * n);
-        bigger.set(out);
-        out = bigger;
-        if (this.onProgress) this.onProgress(p / b.length);
-      }
-      out[n++] = v;
-      while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++p];
-      if (c === 93) { this.p = p + 1; return out.slice(0, n); }
-      if (c !== 44) { this.p = at; return null; }
-      c = b[++p];
+      if (n === out.length) { const bigger = new Float64Array(2 * n); bigger.set(out); out = bigger; }
+      out[n++] = this.number();
+      const d = this.ws();
+      this.p++;
+      if (d === 93) return out.slice(0, n);
+      if (d !== 44) { this.p = at; return null; }
     }
   }
 

@@ -412,7 +412,7 @@ function portBusyShown() {
 async function selftestProgram(m, at, check, pi) {
   await show({ profile: pi, view: 'program' });
   const P = ProgramView, where = at + ' program';
-  const progRows = (m.programs || []).reduce((a, p) => a + (Array.isArray(p) ? p.length : 0), 0);
+  const progRows = programsOf(m).reduce((a, p) => a + (Array.isArray(p) ? p.length : 0), 0);
   check(P.table.rows.length >= progRows + 1, where, P.table.rows.length + ' rows for ' + progRows + ' program instructions');
   if (m.hasTrace) {
     const sum = P.rows.reduce((a, r) => a + (r.stat ? r.stat.excl : 0), 0);

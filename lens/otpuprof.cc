@@ -1,5 +1,6 @@
 #include "lens/otpuprof.h"
 
+#include <atomic>
 #include <cstdio>
 #include <new>
 
@@ -8,6 +9,14 @@
 #include "lens/profile_json.h"
 
 namespace otpu::lens {
+namespace {
+
+std::atomic<int64_t> files_parsed{0};
+
+}  // namespace
+
+int64_t ProfileFilesParsed() { return files_parsed.load(std::memory_order_relaxed); }
+
 Status Write(const std::string& path, const ProfileFile& file) {
   StatusOr<std::string> json = ProfileFileToJson(file);
   if (!json.ok()) return json.status().WithContext(path);
@@ -20,6 +29,7 @@ Status Write(const std::string& path, const ProfileFile& file) {
 
 StatusOr<ProfileFile> ReadBytes(std::string_view bytes, const std::string& name,
                                 const ReadLimits& limits) {
+  files_parsed.fetch_add(1, std::memory_order_relaxed);
   try {
     StatusOr<ProfileFile> file = ProfileFileFromBytes(bytes, limits);
     if (!file.ok()) return file.status().WithContext(name);

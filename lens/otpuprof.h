@@ -2,6 +2,7 @@
 #ifndef OTPU_LENS_OTPUPROF_H_
 #define OTPU_LENS_OTPUPROF_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -30,6 +31,10 @@ StatusOr<ProfileFile> Read(const std::string& path, const ReadLimits& limits = R
 // The same from bytes in memory (borrowed); `name` starts error messages.
 StatusOr<ProfileFile> ReadBytes(std::string_view bytes, const std::string& name,
                                 const ReadLimits& limits = ReadLimits());
+
+// How many profile files this process has parsed (ReadBytes and Read calls, whatever their
+// outcome): the tests check that `lens html` and `lens open` parse a file once.
+int64_t ProfileFilesParsed();
 
 }  // namespace otpu::lens
 

@@ -3,8 +3,9 @@
 # ctest): `otpu-mkcheckpoint DIR --shape qwen3-0.6b` and `otpu-lens record --sim --model DIR
 # --prompt-ids 1` under /usr/bin/time -v (wall and CPU seconds, peak RSS), the records the
 # step kept and lost, `lens info`/`summary`/`diff` on the profile (exit codes, seconds) and the
-# app's page bench on it (page ready against inflate + parse in the page). Prints one JSON
-# object; the tools' own output goes to stderr. Usage: scripts/bench_real_size.sh BUILD_DIR
+# app's page bench on it (page ready against inflate + parse in the page, the ratio also as
+# page_ready_over_inflate_parse). Prints one JSON object; the tools' own output goes to
+# stderr. Usage: scripts/bench_real_size.sh BUILD_DIR
 # (otpu-mkcheckpoint, otpu-lens, lens and lens_page_bench built; scripts/bench.sh builds them).
 # OTPU_BENCH_KEEP=DIR keeps the checkpoint and the profile in DIR.
 set -euo pipefail
@@ -47,7 +48,9 @@ info=$(run_s "$lens" info "$tmp/step.otpuprof")
 summary=$(run_s "$lens" summary "$tmp/step.otpuprof")
 diff=$(run_s "$lens" diff "$tmp/step.otpuprof" "$tmp/step.otpuprof")
 page=$("$build/lens/app/lens_page_bench" --profile "$tmp/step.otpuprof" || echo null)
-printf '{"mkcheckpoint": {"shape": "qwen3-0.6b", %s}, "record": {"prompt_ids": "1", %s, "cycles": %s, "records": %s, "lost": %s, "file_mb": %.1f}, "info": %s, "summary": %s, "diff": %s, "page": %s}\n' \
+# Issue 23's figure: page ready over inflating and parsing in the page (at most 2).
+ratio=$(sed -n 's/.*"ready_over_inflate_parse": "\{0,1\}\([0-9.]*\).*/\1/p' <<<"$page")
+printf '{"mkcheckpoint": {"shape": "qwen3-0.6b", %s}, "record": {"prompt_ids": "1", %s, "cycles": %s, "records": %s, "lost": %s, "file_mb": %.1f}, "info": %s, "summary": %s, "diff": %s, "page_ready_over_inflate_parse": %s, "page": %s}\n' \
   "$mk" "$rec" "${cycles:-null}" "${records:-null}" "${lost:-null}" \
   "$(awk -v b="$(stat -c %s "$tmp/step.otpuprof")" 'BEGIN { print b / 1e6 }')" \
-  "$info" "$summary" "$diff" "$page"
+  "$info" "$summary" "$diff" "${ratio:-null}" "$page"

@@ -18,6 +18,7 @@
 
 #include "lens/app/page.h"
 #include "lens/otpuprof.h"
+#include "lens/synthetic.h"
 
 namespace otpu::lens {
 namespace {
@@ -88,6 +89,19 @@ TEST_F(AppServerTest, ReadsTheProfileAtEachRequest) {
   EXPECT_EQ(Get(*s, "/profile")->body, "first");
   Spit(PathOf("run.otpuprof"), "second, re-recorded");
   EXPECT_EQ(Get(*s, "/profile")->body, "second, re-recorded");
+}
+
+// `lens open` parses the file once, at start (cli::OpenFile); serving it never parses it again
+// until the path is replaced.
+TEST_F(AppServerTest, ServesTheProfileWithoutParsingIt) {
+  ASSERT_TRUE(Write(PathOf("run.otpuprof"), SyntheticFile({ProfileKind::kIsa}, 20)).ok());
+  const std::string bytes = Slurp(PathOf("run.otpuprof"));
+  auto s = Start(PathOf("run.otpuprof"));
+  ASSERT_TRUE(s);
+  const int64_t before = ProfileFilesParsed();
+  EXPECT_EQ(Get(*s, "/profile")->body, bytes);
+  EXPECT_EQ(Get(*s, "/profile")->body, bytes);
+  EXPECT_EQ(ProfileFilesParsed(), before);
 }
 
 TEST_F(AppServerTest, AnswersOtherPathsWith404) {

@@ -485,6 +485,36 @@ TEST_F(BrowserTest, TheParserReadsJsonAsJsonParseDoes) {
             "\"parsed\"");
 }
 
+// Counter windows (a slice's buckets) take a fast path through JSON.parse; whatever their shape,
+// they read as before: columns of numbers as Float64Arrays, anything else as parsed, and the same
+// error at the same byte.
+TEST_F(BrowserTest, TheParserReadsBucketsOfAnyShapeAsBefore) {
+  ASSERT_TRUE(chromium_->Navigate(PageOf(SyntheticFile({ProfileKind::kIsa}, 10), "buckets")).ok());
+  ASSERT_TRUE(chromium_->WaitForString("document.body.dataset.ready || ''", 30).ok());
+  const std::string got = Eval(R"JS((() => {
+    const cases = ['{"c":[1,2],"c":[3]}', '{"c":[1,2],"x}":[3]}', '{"c":[1],"o":{"p":1},"n":[2]}',
+      '{"c":[1e3,-0,12345678901234567,1e999]}', '{"c":[1,2}', '{"c":[1,01]}', '{"c":[1,2],"a\\"b":[4]}',
+      '{"c":[1,"x"]}', '{ "c" : [ 1 , 2 ] }'];
+    const show = (v) => (v instanceof Float64Array ? 'F' : Array.isArray(v) ? 'A' : 'O') +
+      (v instanceof Float64Array || Array.isArray(v) ? JSON.stringify(Array.from(v, (x) => (Object.is(x, -0) ? '-0' : x))) : '');
+    return cases.map((b) => {
+      try {
+        const r = lens.parse('{"profiles":[{"slices":[{"buckets":' + b + '}]}]}').profiles[0].slices[0].buckets;
+        return Object.entries(r).map(([k, v]) => k + '=' + show(v)).join(' ');
+      } catch (e) { return e.message; }
+    }).join('\n');
+  })())JS");
+  EXPECT_EQ(got, "\"test.json: invalid JSON at byte 46: duplicate key \\\"c\\\"\\n"
+                 "c=F[1,2] x}=F[3]\\n"
+                 "c=F[1] o=O n=F[2]\\n"
+                 "c=F[1000,\\\"-0\\\",12345678901234568,null]\\n"
+                 "test.json: invalid JSON at byte 44: expected ',' or ']', found \\\"}\\\"\\n"
+                 "test.json: invalid JSON at byte 43: bad number \\\"01\\\"\\n"
+                 "c=F[1,2] a\\\"b=F[4]\\n"
+                 "c=A[1,\\\"x\\\"]\\n"
+                 "c=F[1,2]\"");
+}
+
 // A profile recorded by a ctest fixture of this build (lens/app/CMakeLists.txt,
 // host/programs/CMakeLists.txt) in LENS_FIXTURE_DIR, or "" when it is not there (the test binary
 // run on its own).

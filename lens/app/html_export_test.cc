@@ -149,6 +149,21 @@ TEST_F(HtmlExportTest, EmbedsTheGzipBytesOfTheFile) {
   EXPECT_NE(page.find("data-name=\"run.otpuprof\""), std::string::npos);
 }
 
+TEST_F(HtmlExportTest, ParsesTheProfileOnce) {
+  ASSERT_TRUE(Write(PathOf("run.otpuprof"), SyntheticFile({ProfileKind::kIsa}, 50)).ok());
+  const int64_t before = ProfileFilesParsed();
+  ASSERT_TRUE(ExportHtml(PathOf("run.otpuprof"), PathOf("run.html")).ok());
+  EXPECT_EQ(ProfileFilesParsed() - before, 1);
+}
+
+TEST_F(HtmlExportTest, ParsesTheProfileAndTheBaselineOnceEach) {
+  ASSERT_TRUE(Write(PathOf("run.otpuprof"), SyntheticFile({ProfileKind::kIsa}, 50)).ok());
+  ASSERT_TRUE(Write(PathOf("base.otpuprof"), SyntheticFile({ProfileKind::kIsa}, 40)).ok());
+  const int64_t before = ProfileFilesParsed();
+  ASSERT_TRUE(ExportHtml(PathOf("run.otpuprof"), PathOf("run.html"), PathOf("base.otpuprof")).ok());
+  EXPECT_EQ(ProfileFilesParsed() - before, 2);
+}
+
 TEST_F(HtmlExportTest, CompressesAPlainJsonFile) {
   StatusOr<std::string> json = ProfileFileToJson(SyntheticFile({ProfileKind::kRtl, ProfileKind::kIsa}, 20));
   ASSERT_TRUE(json.ok());

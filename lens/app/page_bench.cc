@@ -23,10 +23,10 @@ using Clock = std::chrono::steady_clock;
 
 double Since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// Rewrites `base`.html as the page template at `page_path` with `base`.otpuprof embedded.
-Status ReplacePage(const std::string& page_path, const std::string& base) {
+// Rewrites `base`.html as the page template at `page_path` with `profile` embedded.
+Status ReplacePage(const std::string& page_path, const std::string& profile, const std::string& base) {
   ASSIGN_OR_RETURN(std::string page, ReadWholeFile(page_path));
-  ASSIGN_OR_RETURN(std::string gz, ReadWholeFile(base + ".otpuprof"));
+  ASSIGN_OR_RETURN(std::string gz, ReadCheckedGzip(profile, nullptr));
   ASSIGN_OR_RETURN(std::string html, EmbedProfile(page, gz, "lens_page_bench.otpuprof"));
   return WriteFileAtomically(base + ".html", html);
 }
@@ -83,7 +83,7 @@ int Main(int argc, char** argv) {
     return 1;
   }
   if (vm.count("page")) {
-    Status s = ReplacePage(vm["page"].as<std::string>(), base);
+    Status s = ReplacePage(vm["page"].as<std::string>(), profile, base);
     if (!s.ok()) {
       std::cerr << "lens_page_bench: " << s.message() << "\n";
       return 1;
@@ -111,14 +111,25 @@ int Main(int argc, char** argv) {
     StatusOr<std::string> r = (*c)->Evaluate("document.getElementById('selftest-result').textContent");
     if (r.ok()) result = *r;
   }
+  // The same bytes inflated and parsed bare in the page (DecompressionStream, TextDecoder and
+  // JSON.parse), after everything else: the least any reader in the page could take.
+  StatusOr<std::string> bare = (*c)->Evaluate(
+      "(async function(){var b=Uint8Array.fromBase64(document.getElementById('lens-data').textContent.trim());"
+      "var t0=performance.now();var raw=new Uint8Array(await new Response(new Blob([b]).stream()"
+      ".pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());var t1=performance.now();"
+      "JSON.parse(new TextDecoder().decode(raw));var t2=performance.now();"
+      "var t=lens.app.timing;return {inflate_ms:Math.round(t1-t0),json_parse_ms:Math.round(t2-t1),"
+      "ready_over:t.ready_ms?t.ready_ms/(t2-t0):null};})()", 300);
+  if (!bare.ok()) std::cerr << "lens_page_bench: " << bare.status().message() << "\n";
   std::printf(
       "{\"instrs\": %lld, \"profile_bytes\": %lld, \"page_bytes\": %lld, \"html_write_s\": %.3f,"
       " \"page_ready\": %s, \"load_to_ready_wall_s\": %.3f, \"page_timing\": %s,"
-      " \"ready_over_inflate_parse\": %s,"
+      " \"ready_over_inflate_parse\": %s, \"bare_inflate_parse\": %s,"
       " \"selftest\": %s, \"selftest_result\": %s, \"page_errors\": %zu}\n",
       (long long)n, (long long)info->profile_bytes, (long long)info->page_bytes, html_s,
       ready.ok() ? ("\"" + *ready + "\"").c_str() : "\"timeout\"", wall_s,
       timing.ok() ? timing->c_str() : "null", ratio.ok() ? ratio->c_str() : "null",
+      bare.ok() ? bare->c_str() : "null",
       verdict.c_str(), result.c_str(), (*c)->errors().size());
   for (const std::string& e : (*c)->errors()) std::cerr << "page error: " << e << "\n";
   if (!vm["keep"].as<bool>()) {

@@ -58,6 +58,9 @@ function writeHash(now = false) {
   hashState.push = false;
 }
 
+// A time the loader took (timeOrigin + now, in a worker or the page) in ms since app.timing.start_ms.
+function pageMs(at) { return at - performance.timeOrigin - app.timing.start_ms; }
+
 function showMessage(kind, text) {
   const el = byId('message');
   el.className = kind;
@@ -182,7 +185,9 @@ function openBytes(bytes, name) {
   const load = app.load = loadProfileBytes(bytes, name, current(), parseHash().loader === 'page', {
     progress: (msg) => { if (!app.doc || !app.models[current()]) showProgress(name, msg.stage, msg.fraction); },
     file: (msg, where) => {
-      Object.assign(app.timing, msg.timing, { loaded_in: where });
+      const { began, ...timing } = msg.timing;
+      // When the loader began (after the page decoded the bytes and started the worker).
+      Object.assign(app.timing, timing, { loaded_in: where, decode_at_ms: Math.round(pageMs(began)) });
       app.doc = { profiles: msg.profiles };
       const sel = byId('profile-select');
       sel.innerHTML = '';
@@ -197,6 +202,8 @@ function openBytes(bytes, name) {
         // When the first model arrived and how long its first view took to render (the bench).
         const t0 = performance.now();
         app.timing.model_at_ms = Math.round(t0 - app.timing.start_ms);
+        // Between posting the model and its arrival: moving it to the page.
+        app.timing.model_posted_ms = Math.round(pageMs(msg.model.postedAt));
         applyHash();
         app.timing.render_ms = Math.round(performance.now() - t0);
         settle(true);

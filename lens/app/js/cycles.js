@@ -9,9 +9,9 @@ const CyclesView = {
   },
   render(m) {
     this.m = m;
-    const el = this.el, tot = m.attr.totals, all = Math.max(1, m.attr.all);
+    const el = this.el, tot = attrOf(m).totals, all = Math.max(1, attrOf(m).all);
     el.innerHTML = '';
-    const idle = m.attr.all - tot.stream;
+    const idle = attrOf(m).all - tot.stream;
     el.append(h('h2', {}, 'Where the cycles went'));
     const banner = lossBanner(m);
     if (banner) el.append(banner);
@@ -27,24 +27,24 @@ const CyclesView = {
       this.canvas = null;
       return;
     }
-    // A cut trace: the windows cover only m.attr.all of the run's cycles, and only those are split.
-    const partial = m.loss && m.attr.all < m.cycles;
+    // A cut trace: the windows cover only the attribution's total of the run's cycles, and only those are split.
+    const partial = m.loss && attrOf(m).all < m.cycles;
     el.append(h('p', { id: 'cycles-text' }, (partial
-      ? 'The trace covers ' + fmtInt(m.attr.all) + ' of the run\'s ' + fmtInt(m.cycles) + ' cycles (cycles ' + fmtInt(m.traced[0]) + '–' + fmtInt(m.traced[1] - 1) +
-        '); for the other ' + fmtInt(m.cycles - m.attr.all) + ' only the run\'s totals are known, so they are not split here. In every traced cycle'
+      ? 'The trace covers ' + fmtInt(attrOf(m).all) + ' of the run\'s ' + fmtInt(m.cycles) + ' cycles (cycles ' + fmtInt(m.traced[0]) + '–' + fmtInt(m.traced[1] - 1) +
+        '); for the other ' + fmtInt(m.cycles - attrOf(m).all) + ' only the run\'s totals are known, so they are not split here. In every traced cycle'
       : 'Every one of the ' + fmtInt(m.cycles) + ' cycles of DRAM port B either moved a chunk or was idle.') +
       (partial ? ' DRAM port B either moved a chunk or was idle. Port B streamed in ' : ' Port B streamed in ') + fmtPct(tot.stream / all) + ' of them; the ' + fmtInt(idle) + ' idle cycles are given, window by window ' +
       '(' + fmtInt(m.windows.n) + ' counter windows), to the first cause in this order that had cycles in that window.'));
     // With a baseline (compare view): its split as a second bar and Δ cycles per cause.
-    const cmp = compareOf(m), bt = cmp && cmp.b.hasTrace ? cmp.b.attr.totals : null;
-    el.append(causeBar(m.attr.totals, all, 'cycles-bar'));
+    const cmp = compareOf(m), bt = cmp && cmp.b.hasTrace ? attrOf(cmp.b).totals : null;
+    el.append(causeBar(attrOf(m).totals, all, 'cycles-bar'));
     if (bt) {
       const warn = mismatchNote(m, cmp.b);
       if (warn) el.append(warn);
       el.append(h('p', { class: 'muted', style: { margin: '6px 0 2px' } }, 'Baseline (' + compare.name + ', ' + fmtInt(cmp.b.cycles) + ' cycles; bar to scale with this run):'));
       // Its own shares (of its own cycles): the bar's width alone carries the scale.
-      const bar = causeBar(bt, Math.max(1, cmp.b.attr.all), 'cycles-bar-base');
-      bar.style.width = Math.min(100, 100 * Math.max(1, cmp.b.attr.all) / Math.max(all, cmp.b.attr.all)) + '%';
+      const bar = causeBar(bt, Math.max(1, attrOf(cmp.b).all), 'cycles-bar-base');
+      bar.style.width = Math.min(100, 100 * Math.max(1, attrOf(cmp.b).all) / Math.max(all, attrOf(cmp.b).all)) + '%';
       el.append(bar);
     }
     el.append(h('div', { class: 'legend' }, kCauses.map((k) => h('span', {}, h('span', { class: 'swatch', style: { background: k.color } }), k.label))));
@@ -56,9 +56,9 @@ const CyclesView = {
         h('td', {}, fmtInt(tot[k.key])), h('td', {}, fmtPct(tot[k.key] / all)),
         bt ? [h('td', {}, fmtInt(bt[k.key])), deltaCell(tot[k.key] - bt[k.key], k.key !== 'stream')] : null,
         h('td', { class: 'l muted' }, k.desc))),
-      h('tr', {}, h('th', { class: 'l' }, 'total'), h('th', {}, fmtInt(m.attr.all)), h('th', {}, '100%'),
-        bt ? [h('th', {}, fmtInt(cmp.b.attr.all)), deltaCell(m.attr.all - cmp.b.attr.all)] : null, h('th', {})),
-      partial ? h('tr', { class: 'untraced' }, h('td', { class: 'l' }, 'not traced'), h('td', {}, fmtInt(m.cycles - m.attr.all)), h('td', {}, '–'),
+      h('tr', {}, h('th', { class: 'l' }, 'total'), h('th', {}, fmtInt(attrOf(m).all)), h('th', {}, '100%'),
+        bt ? [h('th', {}, fmtInt(attrOf(cmp.b).all)), deltaCell(attrOf(m).all - attrOf(cmp.b).all)] : null, h('th', {})),
+      partial ? h('tr', { class: 'untraced' }, h('td', { class: 'l' }, 'not traced'), h('td', {}, fmtInt(m.cycles - attrOf(m).all)), h('td', {}, '–'),
         bt ? [h('td', {}), h('td', {})] : null, h('td', { class: 'l muted' }, 'cycles the trace does not cover: not split into causes')) : null), 'cycles'));
     el.append(h('h3', {}, 'Over time'),
       h('p', { class: 'muted' }, 'Share of each window\'s cycles by cause. Click to open the timeline at that cycle.'));
@@ -97,11 +97,11 @@ const CyclesView = {
       }
       const wa = windowAt(m, a), wb = windowAt(m, Math.max(a, b - 1)) + 1;
       if (wa < 0) break;
-      const total = W.pre.n[wb] - W.pre.n[wa];
+      const total = windowSum(W, 'n', wa, wb);
       if (total <= 0) continue;
       let y = g.T + ph;
       for (const k of kCauses) {
-        const v = (m.attr.pre[k.key][wb] - m.attr.pre[k.key][wa]) / total * ph;
+        const v = attrSum(m, k.key, wa, wb) / total * ph;
         if (v <= 0) continue;
         ctx.fillStyle = k.color;
         ctx.fillRect(g.L + px, y - v, 1, v);
@@ -128,7 +128,7 @@ const CyclesView = {
     const w = windowAt(m, t);
     const n = m.windows.col.n[w];
     hoverCard.show(this, e.clientX, e.clientY, 'Window ' + w + ': cycles ' + fmtInt(m.windows.ws[w]) + '–' + fmtInt(m.windows.we[w] - 1),
-      'port B in this window', kCauses.filter((k) => m.attr.per[k.key][w] > 0).map((k) => [k.label, fmtInt(m.attr.per[k.key][w]) + ' (' + fmtPct(m.attr.per[k.key][w] / n) + ')']));
+      'port B in this window', kCauses.filter((k) => attrOf(m).per[k.key][w] > 0).map((k) => [k.label, fmtInt(attrOf(m).per[k.key][w]) + ' (' + fmtPct(attrOf(m).per[k.key][w] / n) + ')']));
   },
 };
 

@@ -174,7 +174,7 @@ const FloorplanView = {
     let x = 20;
     const parts = [];
     for (const k of kCauses) {
-      const v = m.attr.per[k.key][s.w];
+      const v = attrOf(m).per[k.key][s.w];
       if (v <= 0) continue;
       const w = 960 * v / n;
       // The cause's name where it fits inside its part of the bar, else its share, else nothing.

@@ -162,7 +162,7 @@ function elementInfo(m, s, key) {
   }
   if (key === 'gap') {
     const w = s.w, n = w >= 0 ? m.windows.col.n[w] : 1;
-    const rows = w >= 0 ? kCauses.filter((k) => m.attr.per[k.key][w] > 0).map((k) => [k.label, fmtInt(m.attr.per[k.key][w]) + ' cycles (' + fmtPct(m.attr.per[k.key][w] / n) + ')']) : [];
+    const rows = w >= 0 ? kCauses.filter((k) => attrOf(m).per[k.key][w] > 0).map((k) => [k.label, fmtInt(attrOf(m).per[k.key][w]) + ' cycles (' + fmtPct(attrOf(m).per[k.key][w] / n) + ')']) : [];
     return { title: 'Roofline gap now', desc: 'how this window\'s port-B cycles went (Where the cycles went, per window)', state: 'busy', line: gapHeadline(m, s), rows: [win, ...rows] };
   }
   return null;
@@ -178,7 +178,7 @@ function gapHeadline(m, s) {
   if (s.w < 0) return 'no counter windows';
   const w = s.w, n = Math.max(1, m.windows.col.n[w]);
   let worst = null;
-  for (const k of kCauses) if (k.key !== 'stream' && m.attr.per[k.key][w] > 0 && (!worst || m.attr.per[k.key][w] > m.attr.per[worst.key][w])) worst = k;
-  return 'Port B streams ' + fmtPct(m.attr.per.stream[w] / n, 0) + ' of this window' +
-    (worst ? ' · held back by: ' + worst.label + ' (' + fmtPct(m.attr.per[worst.key][w] / n, 0) + ')' : ' · nothing holds it back');
+  for (const k of kCauses) if (k.key !== 'stream' && attrOf(m).per[k.key][w] > 0 && (!worst || attrOf(m).per[k.key][w] > attrOf(m).per[worst.key][w])) worst = k;
+  return 'Port B streams ' + fmtPct(attrOf(m).per.stream[w] / n, 0) + ' of this window' +
+    (worst ? ' · held back by: ' + worst.label + ' (' + fmtPct(attrOf(m).per[worst.key][w] / n, 0) + ')' : ' · nothing holds it back');
 }

@@ -25,7 +25,10 @@ function buildModel(doc, pi) {
     peakMacs: num(p.peak_macs, 0) || cfg.D * cfg.MCOLS, peakBytes: num(p.peak_bytes, 0) || cfg.D,
     roofline: { bound: num(p.roofline && p.roofline.bound, 0), efficiency: num(p.roofline && p.roofline.efficiency, 0) },
     board: p.board || null, hwtrace: p.hwtrace || null, mxuGaps: p.mxu_gaps || [],
-    programs: p.programs || [],
+    // The program view's listing as JSON text (programsOf reads it on first use): thousands of
+    // small arrays cost the worker's message more than everything else in the model together,
+    // a string next to nothing. Its values are lens's integers and strings, as JSON keeps them.
+    programsJson: JSON.stringify(p.programs || []),
     U: { DMA: unitId('DMA', 0), MXU: unitId('MXU', 1), QUANT: unitId('QUANT', 2), VPU: unitId('VPU', 3) },
   };
   const slice0 = (p.slices && p.slices[0]) || {};
@@ -51,7 +54,6 @@ function buildModel(doc, pi) {
   step('slots', () => buildSlots(m));
   step('windows', () => buildWindows(m, slice0.buckets, unions));
   m.busy = m.busy.map((b, u) => (Number.isFinite(b) ? b : m.unitBusyTotal[u]));
-  step('attribution', () => buildAttribution(m));
   step('exclusive', () => buildExclusive(m));
   step('aggregates', () => buildAggregates(m));
   buildTraceLoss(m);
@@ -214,6 +216,12 @@ function rowOf(m, idx) {
   if (!m.rowsByIdx) return Number.isInteger(idx) && idx >= 0 && idx < m.n ? idx : undefined;
   const j = lowerBound(m.idxSorted, idx);
   return j < m.n && m.idxSorted[j] === idx ? m.rowsByIdx[j] : undefined;
+}
+
+// The profile's programs (SPEC 6 `programs`), parsed on first use.
+function programsOf(m) {
+  if (!m.programs) m.programs = JSON.parse(m.programsJson);
+  return m.programs;
 }
 
 function detailOf(m, i) { return m.details[m.detailId[i]]; }

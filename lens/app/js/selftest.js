@@ -65,10 +65,10 @@ async function selftestProfile(pi, check, res) {
   const W = m.windows;
   for (let w = 0; w < W.n; ++w) {
     let s = 0;
-    for (const k of kCauses) { s += m.attr.per[k.key][w]; if (m.attr.per[k.key][w] < 0) check(false, at, 'negative ' + k.key + ' in window ' + w); }
+    for (const k of kCauses) { s += attrOf(m).per[k.key][w]; if (attrOf(m).per[k.key][w] < 0) check(false, at, 'negative ' + k.key + ' in window ' + w); }
     if (Math.abs(s - W.col.n[w]) > 1e-6) { check(false, at, 'window ' + w + ' causes add to ' + s + ', not ' + W.col.n[w]); break; }
   }
-  check(Math.abs(m.attr.all - W.pre.n[W.n]) < 1e-6, at, 'attribution total differs from the windows\' cycles');
+  check(Math.abs(attrOf(m).all - windowSum(W, 'n', 0, W.n)) < 1e-6, at, 'attribution total differs from the windows\' cycles');
   m.busy.forEach((b, u) => check(b <= m.cycles + 1, at, m.units[u] + ' busy ' + b + ' exceeds the run\'s ' + m.cycles + ' cycles'));
   // Exclusive cycles add up to the run, per class, per source line and per pc.
   if (m.hasTrace) {
@@ -171,7 +171,7 @@ async function selftestOverview(m, at, check, pi) {
   if (!m.hasTrace) { await show({ view: 'cycles' }); check(byId('cycles-table').textContent.includes('cause not recorded'), at + ' cycles', 'a profile without a trace gives port B\'s idle cycles to causes'); return; }
   await show({ view: 'cycles' });
   // A header, the causes, the total, and for a cut trace the untraced cycles.
-  check(byId('cycles-table').querySelectorAll('tr').length === kCauses.length + 2 + (m.loss && m.attr.all < m.cycles ? 1 : 0), at + ' cycles', 'cause table rows');
+  check(byId('cycles-table').querySelectorAll('tr').length === kCauses.length + 2 + (m.loss && attrOf(m).all < m.cycles ? 1 : 0), at + ' cycles', 'cause table rows');
   check(byId('cycles-canvas').width > 0, at + ' cycles', 'no chart');
 }
 
@@ -412,7 +412,7 @@ function portBusyShown() {
 async function selftestProgram(m, at, check, pi) {
   await show({ profile: pi, view: 'program' });
   const P = ProgramView, where = at + ' program';
-  const progRows = (m.programs || []).reduce((a, p) => a + (Array.isArray(p) ? p.length : 0), 0);
+  const progRows = programsOf(m).reduce((a, p) => a + (Array.isArray(p) ? p.length : 0), 0);
   check(P.table.rows.length >= progRows + 1, where, P.table.rows.length + ' rows for ' + progRows + ' program instructions');
   if (m.hasTrace) {
     const sum = P.rows.reduce((a, r) => a + (r.stat ? r.stat.excl : 0), 0);
@@ -440,9 +440,9 @@ async function selftestLoss(m, at, check, pi) {
   // Nothing past the cut (or before the ring's start) is shown as data.
   await show({ profile: pi, view: 'cycles' }, true);
   const txt = (byId('cycles-text') || {}).textContent || '';
-  if (m.attr.all < m.cycles) {
-    check(!txt.includes('Every one of the ' + fmtInt(m.cycles)), at + ' cycles', 'the text splits all ' + fmtInt(m.cycles) + ' cycles though the trace covers ' + fmtInt(m.attr.all));
-    check(txt.includes(fmtInt(m.attr.all)), at + ' cycles', 'the text does not say how many cycles the trace covers');
+  if (attrOf(m).all < m.cycles) {
+    check(!txt.includes('Every one of the ' + fmtInt(m.cycles)), at + ' cycles', 'the text splits all ' + fmtInt(m.cycles) + ' cycles though the trace covers ' + fmtInt(attrOf(m).all));
+    check(txt.includes(fmtInt(attrOf(m).all)), at + ' cycles', 'the text does not say how many cycles the trace covers');
     check(CyclesView.untracedPx > 0, at + ' cycles', 'the chart over time does not shade the untraced cycles');
   }
   for (const t of [m.loss.cut !== null ? Math.floor((m.loss.cut + m.cycles) / 2) : -1, m.loss.from > 0 ? Math.floor(m.loss.from / 2) : -1]) {
@@ -501,12 +501,12 @@ async function selftestCompare(m, at, check, pi) {
     // The baseline's bar gives the baseline's own shares.
     for (const d of document.querySelectorAll('#cycles-bar-base > div')) {
       const k = kCauses.find((q) => d.title.startsWith(q.label + ':'));
-      if (k) check(d.title === k.label + ': ' + fmtPct(b.attr.totals[k.key] / Math.max(1, b.attr.all)), where, 'the baseline bar says ' + d.title);
+      if (k) check(d.title === k.label + ': ' + fmtPct(attrOf(b).totals[k.key] / Math.max(1, attrOf(b).all)), where, 'the baseline bar says ' + d.title);
     }
     const head = byId('cycles-table').rows[0].textContent;
     check(head.includes('Δ cycles'), where, 'where the cycles went has no Δ column');
     const tot = byId('cycles-table').rows[kCauses.length + 1].cells[4].textContent;
-    check(tot.startsWith(fmtDelta(m.attr.all - b.attr.all)), where, 'the Δ total reads ' + tot);
+    check(tot.startsWith(fmtDelta(attrOf(m).all - attrOf(b).all)), where, 'the Δ total reads ' + tot);
   }
   await show({ view: 'instructions', filter: null });
   const I = InstructionsView, k = I.table.columns.findIndex((col) => col.label === 'Δ busy');

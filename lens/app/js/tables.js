@@ -347,7 +347,7 @@ const ProgramView = {
     this.host.innerHTML = '';
     const perPc = new Map(pcRowsOf(m).map((r) => [r.slice * 1e9 + r.pc, r]));
     const rows = [];
-    (m.programs || []).forEach((prog, slice) => {
+    programsOf(m).forEach((prog, slice) => {
       if (!Array.isArray(prog)) return;
       prog.forEach((pr) => {
         if (!Array.isArray(pr)) return;

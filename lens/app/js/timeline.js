@@ -416,10 +416,10 @@ const TimelineView = {
   },
   stripValue(s, wa, wb) {
     const W = this.m.windows;
-    if (s.key === 'fifo') return (W.pre.ff[wb] - W.pre.ff[wa]) / Math.max(1, wb - wa) / Math.max(1, this.m.cfg.FIFO_DEPTH);
+    if (s.key === 'fifo') return windowSum(W, 'ff', wa, wb) / Math.max(1, wb - wa) / Math.max(1, this.m.cfg.FIFO_DEPTH);
     let v = 0;
-    for (const c of s.cols) v += W.pre[c][wb] - W.pre[c][wa];
-    return v / Math.max(1, W.pre.n[wb] - W.pre.n[wa]);
+    for (const c of s.cols) v += windowSum(W, c, wa, wb);
+    return v / Math.max(1, windowSum(W, 'n', wa, wb));
   },
   drawStrip(ctx, r, cpp) {
     const m = this.m, s = r.strip, pw = this.plotW();

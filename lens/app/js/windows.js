@@ -32,6 +32,12 @@ function buildWindows(m, buckets, unions) {
     nw = buckets.c.length;
     for (const k of kBucketColumns) {
       const a = buckets[k];
+      if (a instanceof Float64Array && a.length === nw) {
+        // parse.js's column, this profile's own: taken as it is, anything not finite made 0.
+        for (let w = 0; w < nw; ++w) if (!Number.isFinite(a[w])) a[w] = 0;
+        W.col[k] = a;
+        continue;
+      }
       const col = W.col[k] = new Float64Array(nw);
       if (isList(a) && a.length === nw) for (let w = 0; w < nw; ++w) col[w] = num(a[w], 0);
     }
@@ -52,9 +58,12 @@ function buildWindows(m, buckets, unions) {
   W.we = new Float64Array(nw);
   for (let w = 0; w < nw; ++w) { W.we[w] = W.col.c[w] + 1; W.ws[w] = W.we[w] - W.col.n[w]; }
   m.windows = W;
-  // Union busy cycles of every unit in every window.
-  W.busy = unions.map((un) => spread(W, un.starts, un.ends, null));
+  // Each unit's busy intervals, spread over the windows on first use (attrOf); rebuilt windows
+  // need them now for their MXU and DMA columns.
+  W.unions = unions.map((un) => ({ starts: Float64Array.from(un.starts), ends: Float64Array.from(un.ends) }));
+  W.busy = null;
   if (W.synthesized) {
+    busyOf(W);
     const { DMA, MXU, QUANT } = m.U;
     const per = (u, col) => {
       const st = [], en = [], amt = [];
@@ -68,8 +77,20 @@ function buildWindows(m, buckets, unions) {
     W.col.bm = per(MXU, 'b'); W.col.bd = per(DMA, 'b'); W.col.am = per(MXU, 'a'); W.col.aq = per(QUANT, 'a');
     W.col.mx = W.busy[MXU] || W.col.mx; W.col.ld = W.busy[DMA] || W.col.ld;
   }
-  W.pre = {};
-  for (const k of kBucketColumns) W.pre[k] = prefix(W.col[k]);
+  W.pre = {};  // prefix sums of the columns, made on first use (windowSum)
+}
+
+// Sum of counter column `k` over windows [wa, wb), from its prefix sums (made on first use: few
+// columns are ever summed, and each is as long as the run has windows).
+function windowSum(W, k, wa, wb) {
+  const p = W.pre[k] || (W.pre[k] = prefix(W.col[k]));
+  return p[wb] - p[wa];
+}
+
+// Union busy cycles of every unit in every window.
+function busyOf(W) {
+  if (!W.busy) W.busy = W.unions.map((un) => spread(W, un.starts, un.ends, null));
+  return W.busy;
 }
 
 // Spreads intervals [st, en) over the windows: their overlap in cycles, or `amt` spread evenly.
@@ -108,44 +129,61 @@ function windowAt(m, t) {
   return Math.min(W.n - 1, upperBound(W.we, t));
 }
 
+// Where port B's cycles went (buildAttribution), made on first use: the overview, the first
+// view shown, does not need it.
+function attrOf(m) {
+  if (!m.attr) buildAttribution(m);
+  return m.attr;
+}
+
 // Per window and in total: port-B cycles streaming and idle cycles by cause (kCauses order).
+// One pass over the windows; the causes' prefix sums are made on first use (attrSum).
 function buildAttribution(m) {
   const W = m.windows, c = W.col, nw = W.n, { DMA, QUANT, VPU } = m.U;
   const cols = kCauses.map(() => new Float64Array(nw));
   const zero = new Float64Array(nw);
-  const busy = (u) => W.busy[u] || zero;
+  const busy = (u) => busyOf(W)[u] || zero;
+  const dma = busy(DMA), vpu = busy(VPU), quant = busy(QUANT);
+  const { n: cn, bm, bd, bs, ms, mb, fm, fq, fv, fc, mx } = c;
+  const [stream, dram, starved, notcons, tmem, mxcomp, vpuw, quantw, dmaw, none] = cols;
   // What each cause after streaming may take, in kCauses order ('none' takes the rest).
-  const combine = (f) => { const out = new Float64Array(nw); for (let w = 0; w < nw; ++w) out[w] = f(w); return out; };
-  const dma = busy(DMA);
-  const claims = [
-    c.bs, c.ms, c.mb,
-    combine((w) => c.fm[w] + c.fq[w] + c.fv[w] + c.fc[w]),
-    combine((w) => c.mx[w] - c.bm[w]),
-    busy(VPU), busy(QUANT),
-    combine((w) => dma[w] - c.bd[w]),
-  ];
-  const last = kCauses.length - 1;
+  const take = (col, w, claim, rest) => {
+    const v = Math.min(rest, Math.max(0, claim));
+    col[w] = v;
+    return v;
+  };
   for (let w = 0; w < nw; ++w) {
-    const n = c.n[w];
-    const stream = Math.min(n, c.bm[w] + c.bd[w]);
-    cols[0][w] = stream;
-    let rest = n - stream;
-    for (let k = 0; k < claims.length; ++k) {
-      const v = Math.min(rest, Math.max(0, claims[k][w]));
-      cols[k + 1][w] = v;
-      rest -= v;
-    }
-    cols[last][w] = rest;
+    const n = cn[w];
+    const s = Math.min(n, bm[w] + bd[w]);
+    stream[w] = s;
+    let rest = n - s;
+    rest -= take(dram, w, bs[w], rest);
+    rest -= take(starved, w, ms[w], rest);
+    rest -= take(notcons, w, mb[w], rest);
+    rest -= take(tmem, w, fm[w] + fq[w] + fv[w] + fc[w], rest);
+    rest -= take(mxcomp, w, mx[w] - bm[w], rest);
+    rest -= take(vpuw, w, vpu[w], rest);
+    rest -= take(quantw, w, quant[w], rest);
+    rest -= take(dmaw, w, dma[w] - bd[w], rest);
+    none[w] = rest;
   }
-  const per = {}, totals = {}, pre = {};
+  const per = {}, totals = {};
   let all = 0;
   kCauses.forEach((k, q) => {
-    per[k.key] = cols[q];
-    pre[k.key] = prefix(cols[q]);
-    totals[k.key] = pre[k.key][nw];
-    all += totals[k.key];
+    const col = cols[q];
+    let t = 0;
+    for (let w = 0; w < nw; ++w) t += col[w];
+    per[k.key] = col;
+    totals[k.key] = t;
+    all += t;
   });
-  m.attr = { per, totals, all, pre };
+  m.attr = { per, totals, all, pre: {} };
+}
+
+// Cycles of cause `key` over windows [wa, wb).
+function attrSum(m, key, wa, wb) {
+  const a = attrOf(m), p = a.pre[key] || (a.pre[key] = prefix(a.per[key]));
+  return p[wb] - p[wa];
 }
 
 // Per instruction class (name) and per source line: counts, busy, work, waits, port transfers.
@@ -210,7 +248,7 @@ function pcRowsOf(m) {
 function summaryOf(m) {
   return {
     cycles: m.cycles, instrs: m.n,
-    attribution: Object.fromEntries(kCauses.map((k) => [k.key, m.attr.totals[k.key]])),
+    attribution: Object.fromEntries(kCauses.map((k) => [k.key, attrOf(m).totals[k.key]])),
     classes: m.classes.map((c) => ({ name: c.name, count: c.count, busy: c.busy, work: c.work, wait_dep: c.waitDep, wait_unit: c.waitUnit, port_b: c.portB, port_a: c.portA })),
     unit_busy: Array.from(m.busy),
   };

@@ -15,6 +15,7 @@ const kScriptText = typeof document !== 'undefined' && document.currentScript ? 
 //   {type: 'done', timing}, or {type: 'error', message} when the file cannot be read.
 async function loadPipeline(bytes, name, first, post) {
   const progress = (stage, fraction) => post({ type: 'progress', stage, fraction });
+  const began = performance.timeOrigin + performance.now();  // the page places it on its clock
   let doc, timing;
   try {
     ({ doc, timing } = await decodeProfileFile(bytes, name, progress));
@@ -23,6 +24,7 @@ async function loadPipeline(bytes, name, first, post) {
     return;
   }
   const count = doc.profiles.length;
+  timing.began = began;
   post({ type: 'file', profiles: doc.profiles.map((p) => ({ name: p.name, kind: p.kind, cycles: p.cycles })), timing });
   const order = [Math.max(0, Math.min(count - 1, first | 0))];
   for (let pi = 0; pi < count; ++pi) if (pi !== order[0]) order.push(pi);
@@ -32,6 +34,7 @@ async function loadPipeline(bytes, name, first, post) {
     try {
       const model = buildModel(doc, pi);
       doc.profiles[pi] = null;  // its columns now belong to the model (and move to the page)
+      model.postedAt = performance.timeOrigin + performance.now();
       post({ type: 'model', pi, model }, transfersOf(model));
     } catch (e) {
       post({ type: 'model-error', pi, message: e instanceof LoadError ? e.message : 'internal error: ' + (e && e.stack || e) });

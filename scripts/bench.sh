@@ -17,8 +17,9 @@
 # the share reused by a second run: scripts/bench_regress.sh); and the simulation speed of the
 # Verilated models (scripts/bench_sim_speed.sh: host instructions per simulated cycle under
 # callgrind for the bare core on mlp-small and mlp and for the board model with its run
-# protocol, their ratio, native cycles/s, and a Qwen3-0.6B-shaped decode step's cycles and wall
-# seconds on the board model; OTPU_BENCH_QWEN06=0 skips that step). lens_bench also gives the
+# protocol, their ratio, the same ratio on whole mlp with the trace streamed
+# (board_vs_bare_mlp_stream), native cycles/s, and a Qwen3-0.6B-shaped decode step's cycles
+# and wall seconds on the board model; OTPU_BENCH_QWEN06=0 skips that step). lens_bench also gives the
 # ratios of issue 23 measured in one run: decode + hw profile build against decode only
 # ("lens".trace_decode.build_over_decode_ratio), the profile write against RapidJSON +
 # libdeflate and the read against zlib's inflate + RapidJSON's parse on the same data

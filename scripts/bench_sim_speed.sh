@@ -5,7 +5,9 @@
 #     (instruction counts do not drift with the machine's load) of the bare core (RtlHarness,
 #     event tap off) on mlp-small (whole) and mlp (its first 30,000 cycles), and of the board
 #     model on mlp-small including Card's whole run protocol (register writes, STATUS polls,
-#     counter reads), as every otpu program runs it; board_vs_bare = bare instructions per cycle / board's (1 = the board costs nothing)
+#     counter reads), as every otpu program runs it; board_vs_bare = bare instructions per cycle / board's (1 = the board costs nothing);
+#     and the same on whole mlp with the hardware trace streamed (Card drains the ring while the
+#     core runs, as `otpu-lens record` does): board_vs_bare_mlp_stream (issue 23: >= 0.9)
 #   native: the same runs' simulated cycles per CPU second (noisy on a shared machine)
 #   qwen3_0_6b: one decode step of a random checkpoint of Qwen3-0.6B's shapes (otpu-mkcheckpoint
 #     --shape qwen3-0.6b, prompt id 1, position 0 traced) on the board model through
@@ -38,10 +40,17 @@ callgrind() {
 bare_small=$(callgrind bare_small --workload mlp-small)
 bare_mlp=$(callgrind bare_mlp --workload mlp --max-cycles 30000)
 board_small=$(callgrind board_small --workload mlp-small --board)
-ratio=$(awk -v a="$bare_small" -v b="$board_small" 'BEGIN {
-  match(a, /"instr_per_cycle": [0-9.]+/); x = substr(a, RSTART + 19, RLENGTH - 19)
-  match(b, /"instr_per_cycle": [0-9.]+/); y = substr(b, RSTART + 19, RLENGTH - 19)
-  printf "%.3f", x / y }')
+bare_mlp_whole=$(callgrind bare_mlp_whole --workload mlp)
+board_mlp_stream=$(callgrind board_mlp_stream --workload mlp --board --trace stream)
+# ratio A B: A's instructions per cycle / B's.
+ratio() {
+  awk -v a="$1" -v b="$2" 'BEGIN {
+    match(a, /"instr_per_cycle": [0-9.]+/); x = substr(a, RSTART + 19, RLENGTH - 19)
+    match(b, /"instr_per_cycle": [0-9.]+/); y = substr(b, RSTART + 19, RLENGTH - 19)
+    printf "%.3f", x / y }'
+}
+ratio=$(ratio "$bare_small" "$board_small")
+ratio_stream=$(ratio "$bare_mlp_whole" "$board_mlp_stream")
 
 native_small=$("$bench" --workload mlp-small)
 native_mlp=$("$bench" --workload mlp)
@@ -60,5 +69,6 @@ if [[ ${OTPU_BENCH_QWEN06:-1} != 0 ]]; then
     "${cycles:-0}" $((ms / 1000)) $((ms % 1000)))
 fi
 
-printf '{"callgrind": {"bare_mlp_small": %s, "bare_mlp_30k": %s, "board_mlp_small": %s, "board_vs_bare": %s}, "native": {"bare_mlp_small": %s, "bare_mlp": %s, "board_mlp_small": %s}, "qwen3_0_6b": %s}\n' \
-  "$bare_small" "$bare_mlp" "$board_small" "$ratio" "$native_small" "$native_mlp" "$native_board" "$qwen"
+printf '{"callgrind": {"bare_mlp_small": %s, "bare_mlp_30k": %s, "board_mlp_small": %s, "board_vs_bare": %s, "bare_mlp": %s, "board_mlp_stream": %s, "board_vs_bare_mlp_stream": %s}, "native": {"bare_mlp_small": %s, "bare_mlp": %s, "board_mlp_small": %s}, "qwen3_0_6b": %s}\n' \
+  "$bare_small" "$bare_mlp" "$board_small" "$ratio" "$bare_mlp_whole" "$board_mlp_stream" \
+  "$ratio_stream" "$native_small" "$native_mlp" "$native_board" "$qwen"

@@ -25,6 +25,7 @@ module otpu_board
   parameter int unsigned     DMA_ROB     = 64,
   // The board
   parameter int unsigned     TRACE_QD    = 64,      // trace capture-queue lines
+  parameter int unsigned     TRACE_DRAIN = 2,       // trace queue lines into the buffer a cycle
   parameter int unsigned     TRACE_DEPTH = 65536,   // trace buffer records (a power of two)
   parameter int unsigned     WIN_LOG2    = 6,       // per-window counter window = 1 << WIN_LOG2
   parameter int unsigned     CORE_KHZ    = 100000,
@@ -388,6 +389,7 @@ module otpu_board
 
   otpu_trace #(
     .QD   (TRACE_QD),
+    .DRAIN(TRACE_DRAIN),
     .DEPTH(TRACE_DEPTH)
   ) u_trace (
     .clk_i,

@@ -1,6 +1,6 @@
 // The hardware trace unit (SPEC 5, docs/trace.md): one bundle of 64-bit records per core cycle
-// that has events, a capture queue of QD lines (one record a line) in front of a buffer of
-// DEPTH records, TRACE_COUNT / TRACE_DROP, keep-first, ring and streaming modes, and two read
+// that has events, a capture queue of QD lines (one record a line) that moves up to DRAIN
+// lines a cycle into a buffer of DEPTH records in 8 banks, TRACE_COUNT / TRACE_DROP, keep-first, ring and streaming modes, and two read
 // ports: one record for TRACE_LO/HI and one 64-byte beat (8 records) for the DMA window.
 // Streaming (stream_i): the buffer is a ring the host drains while the core runs; a record is
 // written only when fewer than DEPTH written records are unread (widx_o - rptr_i < DEPTH), so
@@ -12,6 +12,7 @@ module otpu_trace
   import otpu_core_pkg::*;
 #(
   parameter int unsigned QD    = 64,     // capture-queue lines
+  parameter int unsigned DRAIN = 2,      // lines the queue moves into the buffer a cycle (1..8)
   parameter int unsigned DEPTH = 65536,  // buffer records (a power of two, >= 16)
   localparam int unsigned DepthW = $clog2(DEPTH)
 ) (
@@ -60,9 +61,13 @@ module otpu_trace
   localparam int unsigned PtrW = QD > 1 ? $clog2(QD) : 1;
   localparam int unsigned LvlW = $clog2(QD + NB + 1);  // a level plus a bundle
   localparam int unsigned Banks = 8;
+  localparam int unsigned DrW = $clog2(DRAIN + 1);     // 0..DRAIN lines a cycle
 
   if (QD < 1) begin : g_bad_qd
     $error("otpu_trace: QD must be at least 1");
+  end
+  if (DRAIN < 1 || DRAIN > Banks || DRAIN > QD) begin : g_bad_drain
+    $error("otpu_trace: DRAIN must be 1..8 and at most QD");
   end
   if (DEPTH < 2 * Banks || (DEPTH & (DEPTH - 1)) != 0) begin : g_bad_depth
     $error("otpu_trace: DEPTH must be a power of two, at least 16");
@@ -81,7 +86,8 @@ module otpu_trace
     .n_o     (live_n)
   );
 
-  // ---- Capture control: drain one line, then take one bundle whole (or hold / lose it) ----
+  // ---- Capture control: drain up to DRAIN lines, then take one bundle whole (or hold / lose
+  // it) ----
   logic [LvlW-1:0]     level_q;            // queued lines
   logic [PtrW-1:0]     head_q, tail_q;     // oldest line, next free line
   logic                held_q;             // the halt bundle waits for room
@@ -89,16 +95,16 @@ module otpu_trace
   logic [NW-1:0]       held_n_q;
   logic [31:0]         count_q, drop_q;
 
-  logic                pop;
+  logic [DrW-1:0]      pop_n;              // lines leaving the queue this cycle
   logic [LvlW-1:0]     level_left;         // after the drain
   logic [NW-1:0]       cap_n;              // this cycle's captured lines (0 when disabled)
   logic [NW-1:0]       src_n;
   logic                fits, push, hold, lose;
   logic [NW-1:0]       lost_n;
 
-  logic                room;               // the buffer may take a record
-  assign pop        = level_q != '0 && room;
-  assign level_left = level_q - LvlW'(pop);
+  logic [DrW-1:0]      room;               // records the buffer may take this cycle
+  assign pop_n      = LvlW'(room) < level_q ? room : DrW'(level_q);
+  assign level_left = level_q - LvlW'(pop_n);
   assign cap_n      = enable_i ? live_n : '0;
   assign src_n      = held_q ? held_n_q : cap_n;
   assign fits       = level_left + LvlW'(src_n) <= LvlW'(QD);
@@ -115,7 +121,7 @@ module otpu_trace
     return PtrW'(sum >= (LvlW + 1)'(QD) ? sum - (LvlW + 1)'(QD) : sum);
   endfunction
 
-  function automatic logic [31:0] sat_add(logic [31:0] a, logic [NW-1:0] b);
+  function automatic logic [31:0] sat_add(logic [31:0] a, logic [LvlW-1:0] b);
     logic [32:0] sum;
     sum = {1'b0, a} + 33'(b);
     return sum[32] ? 32'hFFFF_FFFF : sum[31:0];
@@ -140,15 +146,15 @@ module otpu_trace
       drop_q   <= '0;
     end else begin
       level_q <= level_left + (push ? LvlW'(src_n) : '0);
-      head_q  <= wrap_add(head_q, LvlW'(pop));
+      head_q  <= wrap_add(head_q, LvlW'(pop_n));
       if (push) tail_q <= wrap_add(tail_q, LvlW'(src_n));
       if (held_q && fits) held_q <= 1'b0;
       if (hold) begin
         held_q   <= 1'b1;
         held_n_q <= cap_n;
       end
-      count_q <= sat_add(count_q, NW'(pop));
-      drop_q  <= sat_add(drop_q, lost_n);
+      count_q <= sat_add(count_q, LvlW'(pop_n));
+      drop_q  <= sat_add(drop_q, LvlW'(lost_n));
     end
   end
 
@@ -184,15 +190,18 @@ module otpu_trace
   end
 
   // ---- The buffer: DEPTH records in 8 banks by index mod 8 ----
+  // The lines leaving the queue this cycle are records widx .. widx + pop_n - 1: consecutive
+  // indices, so (DRAIN <= 8) each lands in a bank of its own, bank b taking line
+  // (b - widx) mod 8 of the cycle's lines.
   logic [31:0]       wr_q;     // records written since CLEAR (COUNT without saturation, mod 2^32)
-  logic [DepthW-1:0] widx;   // the next record's index: COUNT mod DEPTH
+  logic [DepthW-1:0] widx;     // the next record's index: COUNT mod DEPTH
   logic              full_q;   // DEPTH records have been written
-  logic              store;
   logic [31:0]       unread;   // streaming: written records the host has not read
-  assign widx = wr_q[DepthW-1:0];
+  logic [31:0]       space;    // streaming: records the ring may take before an unread one
+  assign widx   = wr_q[DepthW-1:0];
   assign unread = wr_q - rptr_i;
-  assign room   = !stream_i || unread < 32'(DEPTH);
-  assign store  = pop && (stream_i || !(stop_when_full_i && full_q));
+  assign space  = unread < 32'(DEPTH) ? 32'(DEPTH) - unread : '0;
+  assign room   = !stream_i ? DrW'(DRAIN) : space < 32'(DRAIN) ? DrW'(space) : DrW'(DRAIN);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -201,9 +210,19 @@ module otpu_trace
     end else if (clear_i) begin
       wr_q   <= '0;
       full_q <= 1'b0;
-    end else if (pop) begin
-      wr_q <= wr_q + 32'd1;
-      if (widx == DepthW'(DEPTH - 1)) full_q <= 1'b1;
+    end else if (pop_n != '0) begin
+      wr_q <= wr_q + 32'(pop_n);
+      if ((DepthW + 1)'(widx) + (DepthW + 1)'(pop_n) >= (DepthW + 1)'(DEPTH)) full_q <= 1'b1;
+    end
+  end
+
+  // The cycle's lines, oldest first (lane k is queue entry head + k; lanes past DRAIN unused).
+  logic [Banks-1:0][63:0] lane;
+  for (genvar k = 0; k < Banks; k++) begin : g_lane
+    if (k < DRAIN) begin : g_used
+      assign lane[k] = queue_q[wrap_add(head_q, LvlW'(k))];
+    end else begin : g_unused
+      assign lane[k] = '0;
     end
   end
 
@@ -212,11 +231,20 @@ module otpu_trace
   always_ff @(posedge clk_i) rd_bank_q <= rd_addr_i[2:0];
 
   for (genvar b = 0; b < Banks; b++) begin : g_bank
+    logic [2:0]        k;        // the cycle's line this bank takes
+    logic [DepthW:0]   at;       // its record index, before the wrap
+    logic              we;
+    assign k  = 3'(b) - widx[2:0];
+    assign at = (DepthW + 1)'(widx) + (DepthW + 1)'(k);
+    // Keep first stores only the first DEPTH records (COUNT still counts the rest); the ring
+    // and streaming store every line that leaves the queue.
+    assign we = !clear_i && 4'(k) < 4'(pop_n) &&
+                (stream_i || !stop_when_full_i || !(full_q || at >= (DepthW + 1)'(DEPTH)));
     otpu_trace_bank #(.Words(DEPTH / Banks)) u_bank (
       .clk_i,
-      .we_i      (store && !clear_i && widx[2:0] == 3'(b)),
-      .waddr_i   (widx[DepthW-1:3]),
-      .wdata_i   (queue_q[head_q]),
+      .we_i      (we),
+      .waddr_i   (at[DepthW-1:3]),
+      .wdata_i   (lane[k]),
       .raddr_a_i (rd_addr_i[DepthW-1:3]),
       .rdata_a_o (rd_bank_data[b]),
       .raddr_b_i (win_beat_i),

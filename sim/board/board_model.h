@@ -62,6 +62,7 @@ class BoardModel {
   // every configuration.
   static int64_t TraceDepth();
   static int TraceQueueDepth();
+  static int TraceDrain();  // capture-queue lines into the buffer a cycle
 
   // Instrumented models (docs/regress.md "Waves" and "Code coverage"): a build configured with
   // -DOTPU_RTL_INSTRUMENT=ON verilates the boards with --trace-fst and --coverage; the default

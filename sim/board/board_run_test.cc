@@ -134,6 +134,7 @@ class MlpSmallOnBoard : public ::testing::Test {
     rtl::EventCollector collector(cfg);
     rtl::TraceUnitOptions topts;
     topts.queue_depth = BoardModel::TraceQueueDepth();
+    topts.drain = BoardModel::TraceDrain();
     topts.depth = BoardModel::TraceDepth();
     StatusOr<std::unique_ptr<rtl::TraceUnitModel>> tm = rtl::TraceUnitModel::Create(topts);
     ASSERT_TRUE(tm.ok());

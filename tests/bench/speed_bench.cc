@@ -6,7 +6,9 @@
 // divided by the printed cycles is the host instructions per simulated cycle, a figure that does
 // not drift with the machine's load (scripts/bench.sh, docs/rtl.md "Simulation speed"). Prints
 // one JSON object: the cycles, the CPU seconds, and a hash of the final DRAM outputs and TMEM
-// (bare) so two RTL versions can be compared on the same bounded run.
+// (bare) so two RTL versions can be compared on the same bounded run. On the board, --trace
+// first|stream records the hardware trace as `otpu-lens record` does (keep first, or streamed:
+// Card drains the ring while the core runs); the records go to a sink that counts them.
 #include <boost/program_options.hpp>
 #include <valgrind/callgrind.h>
 
@@ -46,6 +48,7 @@ struct Result {
   bool limited = false;  // stopped by --max-cycles
   double cpu_s = 0;
   uint64_t hash = 0xCBF29CE484222325ull;
+  int64_t records = 0, drop = 0;  // board with --trace: records drained, TRACE_DROP
 };
 
 StatusOr<Result> Bare(const workloads::WorkloadRun& w, int64_t max_cycles) {
@@ -87,7 +90,10 @@ StatusOr<Result> Bare(const workloads::WorkloadRun& w, int64_t max_cycles) {
   return r;
 }
 
-StatusOr<Result> Board(const workloads::WorkloadRun& w) {
+// How the board run records the hardware trace.
+enum class Trace { kOff, kFirst, kStream };
+
+StatusOr<Result> Board(const workloads::WorkloadRun& w, Trace trace) {
   ASSIGN_OR_RETURN(std::unique_ptr<SimBoard> b, SimBoard::Create({}));
   ASSIGN_OR_RETURN(std::unique_ptr<host::Card> card, host::Card::Probe(b.get(), w.config));
   RETURN_IF_ERROR(card->WriteImage(w.image));
@@ -100,6 +106,12 @@ StatusOr<Result> Board(const workloads::WorkloadRun& w) {
     host::RunOptions ro;
     ro.args = step.args;
     ro.timeout = std::chrono::hours(1);  // a model under callgrind is slow; never the limit
+    ro.trace.enable = trace != Trace::kOff;
+    ro.trace.stream = trace == Trace::kStream;
+    ro.trace.sink = [&r](const uint64_t*, size_t n) {
+      r.records += int64_t(n);
+      return OkStatus();
+    };
     const int64_t cycles0 = b->cycles();
     const double cpu0 = CpuSeconds();
     CALLGRIND_START_INSTRUMENTATION;
@@ -111,6 +123,7 @@ StatusOr<Result> Board(const workloads::WorkloadRun& w) {
     // board's work.
     r.cycles += b->cycles() - cycles0;
     ++r.runs;
+    if (run->trace) r.drop += run->trace->drop;
   }
   for (const workloads::DramRange& out : w.outputs) {
     std::vector<uint8_t> bytes(out.bytes);
@@ -126,7 +139,9 @@ int Main(int argc, char** argv) {
                      "workload to run (lens list)")(
       "max-cycles", po::value<int64_t>()->default_value(int64_t{1} << 40),
       "stop after this many core cycles (bare core)")(
-      "board", po::bool_switch(), "run on the board model (Card's whole run protocol)");
+      "board", po::bool_switch(), "run on the board model (Card's whole run protocol)")(
+      "trace", po::value<std::string>()->default_value("off"),
+      "board: record the hardware trace, off|first|stream");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -137,22 +152,34 @@ int Main(int argc, char** argv) {
   }
   const std::string name = vm["workload"].as<std::string>();
   const bool board = vm["board"].as<bool>();
+  const std::string trace_name = vm["trace"].as<std::string>();
+  Trace trace = Trace::kOff;
+  if (trace_name == "first") {
+    trace = Trace::kFirst;
+  } else if (trace_name == "stream") {
+    trace = Trace::kStream;
+  } else if (trace_name != "off") {
+    std::cerr << "speed_bench: --trace " << trace_name << ": expected off, first or stream\n";
+    return 2;
+  }
   StatusOr<workloads::WorkloadRun> w = workloads::MakeWorkload(name, rtl::BuiltConfig());
   if (!w.ok()) {
     std::cerr << "speed_bench: " << w.status().message() << "\n";
     return 1;
   }
-  StatusOr<Result> r = board ? Board(*w) : Bare(*w, vm["max-cycles"].as<int64_t>());
+  StatusOr<Result> r = board ? Board(*w, trace) : Bare(*w, vm["max-cycles"].as<int64_t>());
   if (!r.ok()) {
     std::cerr << "speed_bench: " << r.status().message() << "\n";
     return 1;
   }
   std::printf(
       "{\"workload\": \"%s\", \"model\": \"%s\", \"runs\": %d, \"cycles\": %lld, "
-      "\"limited\": %s, \"cpu_s\": %.3f, \"cycles_per_s\": %.0f, \"hash\": \"%016llx\"}\n",
+      "\"limited\": %s, \"cpu_s\": %.3f, \"cycles_per_s\": %.0f, \"hash\": \"%016llx\", "
+      "\"trace\": \"%s\", \"records\": %lld, \"drop\": %lld}\n",
       name.c_str(), board ? "board" : "bare", r->runs, static_cast<long long>(r->cycles),
       r->limited ? "true" : "false", r->cpu_s, double(r->cycles) / r->cpu_s,
-      static_cast<unsigned long long>(r->hash));
+      static_cast<unsigned long long>(r->hash), board ? trace_name.c_str() : "off",
+      static_cast<long long>(r->records), static_cast<long long>(r->drop));
   return 0;
 }
 

@@ -2,17 +2,23 @@
 // each workload's traced step on the bare Verilated core, every cycle's bundle counted as the
 // trace unit would make it (TraceUnitModel::Bundle), then the most records in any window of
 // W cycles for several W, the average, and the drain bandwidth the worst window needs at the
-// core clock. Measures, never asserts.
+// core clock; and the lines the capture queue (QD 64, keep first, a buffer that never fills)
+// drops when it drains one line a cycle and when it drains two (`drop@1`, `drop@2`: the
+// TraceUnitModel on the same cycles). Measures, never asserts.
 //
-//   trace_rate_bench [--workload NAME]... [--stall N]
+//   trace_rate_bench [--workload NAME]... [--stall N | --memory MEM] [--config sim|board]
+//                    [--seeds N [--first-seed S]]
+// --seeds N runs the random workload for seeds S .. S + N - 1 (one line each).
 #include <boost/program_options.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "sim/rtl/dram_model.h"
 #include "sim/rtl/rtl_configs.h"
 #include "sim/rtl/rtl_harness.h"
 #include "sim/rtl/trace/trace_unit_model.h"
@@ -51,20 +57,53 @@ int main(int argc, char** argv) {
   namespace po = boost::program_options;
   std::vector<std::string> names;
   int stall = 0;
+  std::string memory, config;
+  int seeds = 0;
+  uint64_t first_seed = 0;
   po::options_description desc("trace_rate_bench");
   desc.add_options()("workload", po::value(&names)->composing(), "workload (repeatable)")(
-      "stall", po::value(&stall)->default_value(0), "DRAM stall percent");
+      "stall", po::value(&stall)->default_value(0), "DRAM stall percent")(
+      "memory", po::value(&memory), "the DRAM as a profile names it (ideal, axi, axi stall N, "
+      "stall N); wins over --stall")(
+      "config", po::value(&config), "RTL configuration (default: the build's)")(
+      "seeds", po::value(&seeds)->default_value(0), "random: this many seeds")(
+      "first-seed", po::value(&first_seed)->default_value(0), "random: the first seed");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, desc), vm);
   po::notify(vm);
-  if (names.empty()) names = {"mlp-small", "mlp", "mlp8", "attn", "attn-qwen", "layer", "qwen-tiny"};
-  const otpu::isa::Config cfg = otpu::rtl::BuiltConfig();
+  if (names.empty() && seeds == 0) {
+    names = {"mlp-small", "mlp", "mlp8", "attn", "attn-qwen", "layer", "qwen-tiny"};
+  }
+  std::vector<std::pair<std::string, uint64_t>> runs;  // workload, random seed
+  for (const std::string& n : names) runs.push_back({n, 0});
+  for (int i = 0; i < seeds; ++i) runs.push_back({"random", first_seed + uint64_t(i)});
+  otpu::isa::Config cfg = otpu::rtl::BuiltConfig();
+  if (!config.empty()) {
+    auto named = otpu::rtl::BuiltConfigNamed(config);
+    if (!named.ok()) {
+      std::fprintf(stderr, "%s\n", named.status().message().c_str());
+      return 2;
+    }
+    cfg = *named;
+  }
+  otpu::rtl::DramOptions mem;
+  mem.stall_percent = stall;
+  if (!memory.empty()) {
+    auto parsed = otpu::rtl::ParseDramName(memory);
+    if (!parsed.ok()) {
+      std::fprintf(stderr, "%s\n", parsed.status().message().c_str());
+      return 2;
+    }
+    mem = *parsed;
+  }
   const size_t kWindows[] = {64, 1024, 8192, 65536};
   std::printf("%-10s %5s %9s %8s %7s", "workload", "stall", "cycles", "records", "avg/cyc");
   for (size_t w : kWindows) std::printf("  max/%-6zu", w);
-  std::printf("  worst MB/s @100MHz\n");
-  for (const std::string& name : names) {
-    auto run = otpu::workloads::MakeTracedWorkload(name, cfg, {});
+  std::printf("  worst MB/s @100MHz  drop@1  drop@2\n");
+  for (const auto& [name, seed] : runs) {
+    otpu::workloads::TraceRequest req;
+    req.seed = seed;
+    auto run = otpu::workloads::MakeTracedWorkload(name, cfg, req);
     if (!run.ok()) {
       std::fprintf(stderr, "%s: %s\n", name.c_str(), run.status().message().c_str());
       return 1;
@@ -73,23 +112,33 @@ int main(int argc, char** argv) {
     if (!h.ok() || !(*h)->LoadProgram(run->program).ok()) return 1;
     RateTap tap;
     (*h)->AddHook(&tap);
+    // The capture queue at one and two lines a cycle, watching the traced step only.
+    std::unique_ptr<otpu::rtl::TraceUnitModel> units[2];
+    for (int d = 0; d < 2; ++d) {
+      units[d] = std::move(otpu::rtl::TraceUnitModel::Create({.drain = d + 1, .depth = 1 << 24}).value());
+    }
     otpu::SparseMemory dram = run->image;
     for (const otpu::workloads::Step& step : run->steps) {
       for (const auto& w : step.writes) dram.Write(w.addr, w.bytes.data(), w.bytes.size());
       otpu::rtl::RtlRunOptions opts;
       opts.args = step.args;
-      opts.mem.stall_percent = stall;
+      opts.mem = mem;
       tap.on = step.traced;
+      for (auto& u : units) {
+        if (step.traced) (*h)->AddHook(u.get());
+      }
       auto r = (*h)->Run(&dram, opts);
       if (!r.ok()) {
         std::fprintf(stderr, "%s: %s\n", name.c_str(), r.status().message().c_str());
         return 1;
       }
+      if (step.traced) break;  // the hooks stay on: nothing after the traced step
     }
     int64_t total = 0;
     for (uint16_t n : tap.per_cycle) total += n;
     const double avg = tap.per_cycle.empty() ? 0 : double(total) / double(tap.per_cycle.size());
-    std::printf("%-10s %5d %9zu %8lld %7.3f", name.c_str(), stall, tap.per_cycle.size(),
+    const std::string label = name == "random" ? "random+seed" + std::to_string(seed) : name;
+    std::printf("%-10s %5d %9zu %8lld %7.3f", label.c_str(), mem.stall_percent, tap.per_cycle.size(),
                 (long long)total, avg);
     double worst = 0;
     for (size_t w : kWindows) {
@@ -100,7 +149,7 @@ int main(int argc, char** argv) {
     // The rate the host must sustain is the worst over windows longer than one drain loop
     // (~1k cycles); 8 bytes a record, 10^8 cycles a second.
     const double sustained = double(MaxInWindow(tap.per_cycle, 1024)) / 1024.0;
-    std::printf("  %.0f\n", sustained * 8 * 100);
+    std::printf("  %.0f  %u  %u\n", sustained * 8 * 100, units[0]->drop(), units[1]->drop());
     std::fflush(stdout);
   }
   return 0;

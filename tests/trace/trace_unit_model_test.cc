@@ -194,18 +194,25 @@ TEST(TraceUnitModelTest, FullQueueLosesTheWholeCycleAndCountsItsLines) {
 }
 
 TEST(TraceUnitModelTest, HaltBundleIsHeldUntilTheQueueTakesItWhole) {
-  // A 24-line queue holds 5 lines when the 22-line halt bundle comes: it waits three drains.
+  // A 24-line queue draining one line a cycle holds 5 lines when the 22-line halt bundle
+  // comes: it waits three drains. Draining two a cycle, the queue has room for
+  // it at once (2 lines left after the cycle's drain): the 24 lines leave in 12 cycles.
   auto all = Model();
-  auto held = Model({.queue_depth = 24});
-  Feed(Cycles(3), {all.get(), held.get()});
+  auto held = Model({.queue_depth = 24, .drain = 1});
+  auto held2 = Model({.queue_depth = 24, .drain = 2});
+  Feed(Cycles(3), {all.get(), held.get(), held2.get()});
   EXPECT_EQ(held->drop(), 0u);
   EXPECT_EQ(held->Records(), all->Records());
   EXPECT_EQ(held->drain_cycles(), 3 + 24);
   EXPECT_FALSE(held->busy());
+  EXPECT_EQ(held2->drop(), 0u);
+  EXPECT_EQ(held2->Records(), all->Records());
+  EXPECT_EQ(held2->drain_cycles(), 12);
+  EXPECT_FALSE(held2->busy());
 }
 
 TEST(TraceUnitModelTest, BundleArrivingWhileTheHaltBundleIsHeldIsLost) {
-  auto model = Model({.queue_depth = 24});
+  auto model = Model({.queue_depth = 24, .drain = 1});
   std::vector<CoreCycle> cycles = Cycles(3);
   CoreCycle late;  // no core does this: an event after the halt
   late.cycle = cycles.back().cycle + 1;
@@ -256,13 +263,25 @@ TEST(TraceUnitModelTest, DisabledUnitCountsNothing) {
 }
 
 TEST(TraceUnitModelTest, QueueDrainsAfterTheRun) {
-  auto model = Model();
-  std::vector<CoreCycle> last = {Cycles(3).back()};
-  last[0].cycle = 0;
-  Feed(last, {model.get()});
-  // The only bundle (P, Q, H and their values) enters the queue in the run's last cycle.
-  EXPECT_EQ(model->drain_cycles(), 22);
-  EXPECT_EQ(model->count(), 22u);
+  // The only bundle (P, Q, H and their values) enters the queue in the run's last cycle; it
+  // leaves DRAIN lines a cycle.
+  for (int drain : {1, 2, 3, 8}) {
+    SCOPED_TRACE("drain " + std::to_string(drain));
+    auto model = Model({.drain = drain});
+    std::vector<CoreCycle> last = {Cycles(3).back()};
+    last[0].cycle = 0;
+    Feed(last, {model.get()});
+    EXPECT_EQ(model->drain_cycles(), (22 + drain - 1) / drain);
+    EXPECT_EQ(model->count(), 22u);
+  }
+}
+
+TEST(TraceUnitModelTest, DrainOutsideOneToEightIsRefused) {
+  for (int drain : {0, 9}) {
+    auto m = TraceUnitModel::Create({.drain = drain});
+    ASSERT_FALSE(m.ok());
+    EXPECT_NE(m.status().message().find("drain " + std::to_string(drain)), std::string::npos);
+  }
 }
 
 }  // namespace

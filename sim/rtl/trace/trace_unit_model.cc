@@ -20,6 +20,10 @@ StatusOr<std::unique_ptr<TraceUnitModel>> TraceUnitModel::Create(const TraceUnit
     return InvalidArgument("trace queue_depth " + std::to_string(opts.queue_depth) +
                            ": the capture queue needs at least 1 line");
   }
+  if (opts.drain < 1 || opts.drain > 8) {
+    return InvalidArgument("trace drain " + std::to_string(opts.drain) +
+                           ": the queue drains 1 to 8 lines a cycle (one a buffer bank)");
+  }
   if (opts.depth < 1) {
     return InvalidArgument("trace depth " + std::to_string(opts.depth) +
                            ": the buffer needs at least 1 record");
@@ -104,10 +108,11 @@ void TraceUnitModel::Store(Record r) {
 }
 
 void TraceUnitModel::Step(const std::vector<Record>& bundle, bool halt) {
-  // 1. The buffer port takes the oldest queued line; streaming, only when the ring has room
-  // (fewer than DEPTH records written and not yet read).
-  const bool room = !options_.stream || uint32_t(uint32_t(written_) - rptr_) < options_.depth;
-  if (!queue_.empty() && room) {
+  // 1. The buffer takes up to DRAIN of the oldest queued lines; streaming, each only while the
+  // ring has room (fewer than DEPTH records written and not yet read).
+  for (int k = 0; k < options_.drain && !queue_.empty(); ++k) {
+    const bool room = !options_.stream || uint32_t(uint32_t(written_) - rptr_) < options_.depth;
+    if (!room) break;
     Store(queue_.front());
     queue_.pop_front();
   }

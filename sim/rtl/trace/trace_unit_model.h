@@ -1,6 +1,6 @@
 // The golden C++ model of the hardware trace unit (SPEC 5, docs/trace.md): a ClockHook that
 // turns each core cycle with any event into one bundle of 64-bit records, passes it through a
-// capture queue of QD lines into a buffer of DEPTH records, and keeps TRACE_COUNT and
+// capture queue of QD lines (DRAIN of them leave it a cycle) into a buffer of DEPTH records, and keeps TRACE_COUNT and
 // TRACE_DROP as the registers do. The halt cycle's bundle is never dropped for want of room: it
 // is held until the queue can take it whole (nothing follows HALT). In streaming mode
 // (TRACE_CTRL.STREAM) the buffer is a ring the host drains while the core runs: it reads the
@@ -27,6 +27,7 @@ using trace::Record;
 
 struct TraceUnitOptions {
   int queue_depth = 64;     // QD: capture-queue lines (one record a line)
+  int drain = 2;            // DRAIN: lines the queue moves into the buffer a cycle (1..8)
   int64_t depth = 65536;    // DEPTH: buffer records
   bool keep_last = false;   // false: keep first (STOP_WHEN_FULL); true: ring
   bool enable = true;       // TRACE_CTRL.ENABLE
@@ -48,7 +49,8 @@ class TraceReader {
 
 class TraceUnitModel : public ClockHook {
  public:
-  // InvalidArgument naming the option when queue_depth or depth is below 1.
+  // InvalidArgument naming the option when queue_depth or depth is below 1, or drain is
+  // outside 1..8 (the buffer's 8 banks take one record each a cycle).
   static StatusOr<std::unique_ptr<TraceUnitModel>> Create(const TraceUnitOptions& opts);
 
   // The bundle of one cycle in trace order: D+O+O; S[+R] per unit in unit order; G; E and
@@ -61,7 +63,7 @@ class TraceUnitModel : public ClockHook {
 
   // TRACE_CTRL.CLEAR: empty queue, held bundle and buffer, COUNT and DROP 0.
   void OnRunStart() override;
-  // One cycle: drain one queued record into the buffer, then capture: a held halt bundle that
+  // One cycle: drain up to DRAIN queued records into the buffer, then capture: a held halt bundle that
   // now fits enters the queue (and the cycle's own bundle, if any, is lost); otherwise the
   // cycle's bundle (when ENABLE) enters whole, or is held (the halt's, when it is at most QD
   // lines), or is lost whole.
@@ -71,6 +73,9 @@ class TraceUnitModel : public ClockHook {
   void OnRunEnd() override;
   // TRACE_CTRL.BUSY: records queued or a bundle held.
   bool busy() const { return !queue_.empty() || !held_.empty(); }
+  // The halt bundle is waiting for room in the queue.
+  bool holding() const { return !held_.empty(); }
+  int queued() const { return int(queue_.size()); }  // lines in the capture queue
 
   // Streaming mode's host side (borrowed; may be null): runs before every cycle the unit is
   // clocked (the run's and the drain's after it).

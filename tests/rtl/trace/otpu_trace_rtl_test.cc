@@ -2,8 +2,10 @@
 // both watch the same cycles, of real runs on the Verilated core (mlp-small, a small
 // attention, random programs; ideal and stalling memory) and of hand-driven event streams
 // (long start delays, a halt with a full queue, CLEAR in the middle), and must hold the same
-// records (read through both read ports), COUNT, DROP and drain cycles. Three builds: the
-// defaults (QD 64, DEPTH 65536), small (QD 24, DEPTH 512) and tiny (QD 6, DEPTH 16).
+// records (read through both read ports), COUNT, DROP and drain cycles. Four builds: the
+// defaults (QD 64, DRAIN 2, DEPTH 65536), small (QD 24, DRAIN 3, DEPTH 512), tiny (QD 6,
+// DRAIN 1, DEPTH 16) and one (QD 64, DRAIN 1, DEPTH 4096: the queue before it drained two
+// lines a cycle).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <string>
 
 #include "Votpu_trace.h"
+#include "Votpu_trace_one.h"
 #include "Votpu_trace_small.h"
 #include "Votpu_trace_tiny.h"
 #include "workloads/random_program.h"
@@ -39,12 +42,14 @@ using workloads::RandomProgramOptions;
 struct Build {
   int qd;
   int64_t depth;
+  int drain;
 };
-constexpr Build kDefault{64, 65536}, kSmall{24, 512}, kTiny{6, 16};
+constexpr Build kDefault{64, 65536, 2}, kSmall{24, 512, 3}, kTiny{6, 16, 1}, kOne{64, 4096, 1};
 
 std::unique_ptr<TraceUnitModel> Model(const Build& b, bool keep_last, bool enable = true,
                                       bool stream = false) {
-  auto m = TraceUnitModel::Create({.queue_depth = b.qd, .depth = b.depth, .keep_last = keep_last,
+  auto m = TraceUnitModel::Create({.queue_depth = b.qd, .drain = b.drain, .depth = b.depth,
+                                   .keep_last = keep_last,
                                    .enable = enable, .stream = stream});
   OTPU_CHECK(m.ok());
   return std::move(m.value());
@@ -383,38 +388,170 @@ TEST(TraceRtlStreamTest, HaltBundleIsHeldUntilItFits) {
   std::vector<Pair> pairs;
   pairs.push_back(MakePair<Votpu_trace>("default", kDefault, false));
   pairs.push_back(MakePair<Votpu_trace_small>("small keep-first", kSmall, false));
-  std::mt19937_64 rng(11);
+  const Build builds[] = {kDefault, kSmall};
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    Pair& p = pairs[i];
+    const Build& b = builds[i];
+    std::mt19937_64 rng(11);
+    p.model->OnRunStart();
+    p.rtl->OnRunStart();
+    // Dense cycles until the queue, after this cycle's drain, has no room for 22 lines.
+    int64_t now = 0;
+    for (; now < 200 && p.model->queued() - b.drain + 22 <= b.qd; ++now) {
+      CoreCycle c = RandomCycle(rng, now, 100);
+      c.halt.valid = false;
+      c.window.valid = true;
+      c.any = true;
+      p.model->OnClock(c);
+      p.rtl->OnClock(c);
+    }
+    CoreCycle last;  // the run's last cycle: its window and the halt (22 lines)
+    last.cycle = now;
+    last.any = true;
+    last.window.valid = true;
+    last.window.n = 64;
+    last.halt = {true, {1, 2, 3, 4}};
+    p.model->OnClock(last);
+    p.rtl->OnClock(last);
+  }
   for (Pair& p : pairs) {
+    EXPECT_TRUE(p.model->holding()) << p.name;  // the queue was full when the halt bundle came
+    p.model->OnRunEnd();
+    p.rtl->OnRunEnd();
+    ExpectSame(p);  // the same drain cycles: the RTL held it as long
+    EXPECT_EQ(p.drop(), 0u) << p.name;  // nothing came after it
+    const std::vector<tr::Record> recs = p.model->Records();
+    ASSERT_GE(recs.size(), 5u);
+    EXPECT_EQ(tr::TypeOf(recs[recs.size() - 5]), uint8_t(isa::RecordType::kHALT)) << p.name;
+  }
+}
+
+// ---- More than one line a cycle ----
+
+// A stream the old queue (one line a cycle) cannot keep: 1.75 lines a cycle (D+O+O, R, D+O+O,
+// nothing) and, every 256 cycles, a cycle with every event but the halt (42 lines); 1.92 lines
+// a cycle in all. A run of 5000 cycles, then the halt.
+std::vector<CoreCycle> DenseStream() {
+  std::vector<CoreCycle> out;
+  const int64_t kCycles = 5000;
+  for (int64_t now = 0; now <= kCycles; ++now) {
+    CoreCycle c;
+    c.cycle = now;
+    c.dispatch.slot = int(now % 16);
+    c.dispatch.pc = uint32_t(now % 4096);
+    c.dispatch.instr.w[0] = uint32_t(isa::Opcode::kVOP);
+    c.dispatch.instr.w[1] = uint32_t(now);
+    c.dispatch.valid = now % 2 == 0;
+    c.release = {now % 4 == 1, int(now % 16)};
+    if (now % 256 == 100) {  // everything at once
+      c.dispatch.valid = true;
+      c.release.valid = true;
+      for (int u = 0; u < kCoreUnits; ++u) {
+        c.start[size_t(u)] = {true, u, uint32_t(now) - 0x20000u};  // saturated: S and R
+        c.end[size_t(u)].valid = true;
+        c.end[size_t(u)].slot = u + 4;
+        for (int k = 0; k < 4; ++k) c.end[size_t(u)].counters[size_t(k)] = uint32_t(now * 4 + k);
+      }
+      c.window.valid = true;
+      c.window.n = 64;
+      for (size_t k = 0; k < c.window.columns.size(); ++k) c.window.columns[k] = uint32_t(k + now);
+    }
+    if (now == kCycles) {
+      c = CoreCycle{};
+      c.cycle = now;
+      c.halt = {true, {1, 2, 3, 4}};
+    }
+    c.any = c.dispatch.valid || c.release.valid || c.window.valid || c.halt.valid;
+    for (int u = 0; u < kCoreUnits; ++u) c.any |= c.start[size_t(u)].valid || c.end[size_t(u)].valid;
+    out.push_back(c);
+  }
+  return out;
+}
+
+void Drive(const std::vector<CoreCycle>& cycles, std::vector<Pair>* pairs) {
+  for (Pair& p : *pairs) {
     p.model->OnRunStart();
     p.rtl->OnRunStart();
   }
-  for (int64_t now = 0; now < 40; ++now) {
-    CoreCycle c = RandomCycle(rng, now, 100);
-    c.halt.valid = false;
-    c.window.valid = true;
-    c.any = true;
-    if (now == 39) {  // the run's last cycle: its window and the halt (22 lines)
-      CoreCycle last;
-      last.cycle = now;
-      last.any = true;
-      last.window = c.window;
-      last.halt = {true, {1, 2, 3, 4}};
-      c = last;
-    }
-    for (Pair& p : pairs) {
+  for (const CoreCycle& c : cycles) {
+    for (Pair& p : *pairs) {
       p.model->OnClock(c);
       p.rtl->OnClock(c);
     }
   }
-  for (Pair& p : pairs) {
+  for (Pair& p : *pairs) {
     p.model->OnRunEnd();
     p.rtl->OnRunEnd();
-    ExpectSame(p);
-    EXPECT_GT(p.drop(), 0u) << p.name;               // the queue was full ...
-    EXPECT_GT(p.drain_cycles(), 22) << p.name;        // ... when the halt bundle came
-    const std::vector<tr::Record> recs = p.model->Records();
-    ASSERT_GE(recs.size(), 5u);
-    EXPECT_EQ(tr::TypeOf(recs[recs.size() - 5]), uint8_t(isa::RecordType::kHALT)) << p.name;
+  }
+}
+
+TEST(TraceRtlDrainTest, DenserThanOneLineACycleLosesNothing) {
+  const std::vector<CoreCycle> cycles = DenseStream();
+  std::vector<tr::Record> all;
+  for (const CoreCycle& c : cycles) {
+    for (tr::Record r : TraceUnitModel::Bundle(c)) all.push_back(r);
+  }
+  ASSERT_GT(all.size(), size_t(1.9 * double(cycles.size())));  // past one line a cycle
+  std::vector<Pair> pairs;
+  pairs.push_back(MakePair<Votpu_trace>("default", kDefault, false));
+  pairs.push_back(MakePair<Votpu_trace>("default stream", kDefault, false, true, 1));
+  pairs.push_back(MakePair<Votpu_trace_one>("one", kOne, false));
+  Drive(cycles, &pairs);
+  for (Pair& p : pairs) ExpectSame(p);
+  Pair& def = *Find(pairs, "default");
+  EXPECT_EQ(def.drop(), 0u);
+  EXPECT_EQ(def.model->Records(), all);
+  Pair& stream = *Find(pairs, "default stream");
+  EXPECT_EQ(stream.drop(), 0u);
+  EXPECT_EQ(Drained(stream), all);
+  // The same stream through a queue that drains one line a cycle loses most of it, counted.
+  Pair& one = *Find(pairs, "one");
+  EXPECT_GT(one.drop(), uint32_t(all.size() / 3));
+  EXPECT_EQ(int64_t(one.count()) + int64_t(one.drop()), int64_t(all.size()));
+}
+
+// A host that falls behind the dense stream: the ring fills, whole bundles are lost, and
+// COUNT + DROP is every line (RTL and model alike, record for record). (The 42-line bundles
+// never fit these queues of 24 and 6 lines: they are lost whatever the host does.)
+TEST(TraceRtlDrainTest, SlowHostDropsAreCountedExactly) {
+  const std::vector<CoreCycle> cycles = DenseStream();
+  std::vector<std::vector<tr::Record>> bundles;
+  size_t lines = 0;
+  for (const CoreCycle& c : cycles) {
+    bundles.push_back(TraceUnitModel::Bundle(c));
+    lines += bundles.back().size();
+  }
+  for (int every : {2, 16, 64}) {
+    SCOPED_TRACE("a beat every " + std::to_string(every) + " cycles");
+    std::vector<Pair> pairs;
+    pairs.push_back(MakePair<Votpu_trace_small>("small stream", kSmall, false, true, every));
+    pairs.push_back(MakePair<Votpu_trace_tiny>("tiny stream", kTiny, false, true, every));
+    Drive(cycles, &pairs);
+    for (Pair& p : pairs) {
+      SCOPED_TRACE(p.name);
+      ExpectSame(p);
+      EXPECT_GT(p.drop(), 0u);
+      EXPECT_EQ(uint64_t(p.count()) + p.drop(), lines);
+      // What the host got is whole bundles, in order, and the ones missing hold DROP lines.
+      const std::vector<tr::Record> got = Drained(p);
+      ASSERT_EQ(got.size(), p.count());
+      size_t at = 0, missing = 0;
+      for (const std::vector<tr::Record>& b : bundles) {
+        if (b.empty()) continue;
+        if (at < got.size() && std::equal(b.begin(), b.end(), got.begin() + ptrdiff_t(at),
+                                          got.begin() + ptrdiff_t(std::min(got.size(),
+                                                                           at + b.size())))) {
+          at += b.size();
+        } else {
+          missing += b.size();
+        }
+      }
+      EXPECT_EQ(at, got.size());
+      EXPECT_EQ(missing, p.drop());
+      // The halt bundle is never lost.
+      ASSERT_GE(got.size(), 5u);
+      EXPECT_EQ(tr::TypeOf(got[got.size() - 5]), uint8_t(isa::RecordType::kHALT));
+    }
   }
 }
 

@@ -115,7 +115,8 @@ int main(int argc, char** argv) {
     // The capture queue at one and two lines a cycle, watching the traced step only.
     std::unique_ptr<otpu::rtl::TraceUnitModel> units[2];
     for (int d = 0; d < 2; ++d) {
-      units[d] = std::move(otpu::rtl::TraceUnitModel::Create({.drain = d + 1, .depth = 1 << 24}).value());
+      units[d] = std::move(
+          otpu::rtl::TraceUnitModel::Create({.drain = d + 1, .depth = 1 << 24}).value());
     }
     otpu::SparseMemory dram = run->image;
     for (const otpu::workloads::Step& step : run->steps) {
@@ -138,7 +139,8 @@ int main(int argc, char** argv) {
     for (uint16_t n : tap.per_cycle) total += n;
     const double avg = tap.per_cycle.empty() ? 0 : double(total) / double(tap.per_cycle.size());
     const std::string label = name == "random" ? "random+seed" + std::to_string(seed) : name;
-    std::printf("%-10s %5d %9zu %8lld %7.3f", label.c_str(), mem.stall_percent, tap.per_cycle.size(),
+    std::printf("%-10s %5d %9zu %8lld %7.3f", label.c_str(), mem.stall_percent,
+                tap.per_cycle.size(),
                 (long long)total, avg);
     double worst = 0;
     for (size_t w : kWindows) {

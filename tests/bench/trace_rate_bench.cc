@@ -16,6 +16,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/rtl/dram_model.h"
@@ -51,6 +52,17 @@ int64_t MaxInWindow(const std::vector<uint16_t>& r, size_t w) {
   return best;
 }
 
+// `*out` = the value, or false after printing the error.
+template <typename T>
+bool Take(otpu::StatusOr<T> r, T* out) {
+  if (!r.ok()) {
+    std::fprintf(stderr, "%s\n", r.status().message().c_str());
+    return false;
+  }
+  *out = std::move(*r);
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -78,24 +90,10 @@ int main(int argc, char** argv) {
   for (const std::string& n : names) runs.push_back({n, 0});
   for (int i = 0; i < seeds; ++i) runs.push_back({"random", first_seed + uint64_t(i)});
   otpu::isa::Config cfg = otpu::rtl::BuiltConfig();
-  if (!config.empty()) {
-    auto named = otpu::rtl::BuiltConfigNamed(config);
-    if (!named.ok()) {
-      std::fprintf(stderr, "%s\n", named.status().message().c_str());
-      return 2;
-    }
-    cfg = *named;
-  }
   otpu::rtl::DramOptions mem;
   mem.stall_percent = stall;
-  if (!memory.empty()) {
-    auto parsed = otpu::rtl::ParseDramName(memory);
-    if (!parsed.ok()) {
-      std::fprintf(stderr, "%s\n", parsed.status().message().c_str());
-      return 2;
-    }
-    mem = *parsed;
-  }
+  if (!config.empty() && !Take(otpu::rtl::BuiltConfigNamed(config), &cfg)) return 2;
+  if (!memory.empty() && !Take(otpu::rtl::ParseDramName(memory), &mem)) return 2;
   const size_t kWindows[] = {64, 1024, 8192, 65536};
   std::printf("%-10s %5s %9s %8s %7s", "workload", "stall", "cycles", "records", "avg/cyc");
   for (size_t w : kWindows) std::printf("  max/%-6zu", w);

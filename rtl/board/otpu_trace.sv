@@ -1,7 +1,8 @@
 // The hardware trace unit (SPEC 5, docs/trace.md): one bundle of 64-bit records per core cycle
 // that has events, a capture queue of QD lines (one record a line) that moves up to DRAIN
-// lines a cycle into a buffer of DEPTH records in 8 banks, TRACE_COUNT / TRACE_DROP, keep-first, ring and streaming modes, and two read
-// ports: one record for TRACE_LO/HI and one 64-byte beat (8 records) for the DMA window.
+// lines a cycle into a buffer of DEPTH records in 8 banks, TRACE_COUNT / TRACE_DROP,
+// keep-first, ring and streaming modes, and two read ports: one record for TRACE_LO/HI and one
+// 64-byte beat (8 records) for the DMA window.
 // Streaming (stream_i): the buffer is a ring the host drains while the core runs; a record is
 // written only when fewer than DEPTH written records are unread (widx_o - rptr_i < DEPTH), so
 // a host that falls behind fills the capture queue and whole bundles are lost (drop_o). The

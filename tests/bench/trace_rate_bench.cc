@@ -16,6 +16,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/rtl/dram_model.h"
@@ -51,6 +52,17 @@ int64_t MaxInWindow(const std::vector<uint16_t>& r, size_t w) {
   return best;
 }
 
+// `*out` = the value, or false after printing the error.
+template <typename T>
+bool Take(otpu::StatusOr<T> r, T* out) {
+  if (!r.ok()) {
+    std::fprintf(stderr, "%s\n", r.status().message().c_str());
+    return false;
+  }
+  *out = std::move(*r);
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -78,24 +90,10 @@ int main(int argc, char** argv) {
   for (const std::string& n : names) runs.push_back({n, 0});
   for (int i = 0; i < seeds; ++i) runs.push_back({"random", first_seed + uint64_t(i)});
   otpu::isa::Config cfg = otpu::rtl::BuiltConfig();
-  if (!config.empty()) {
-    auto named = otpu::rtl::BuiltConfigNamed(config);
-    if (!named.ok()) {
-      std::fprintf(stderr, "%s\n", named.status().message().c_str());
-      return 2;
-    }
-    cfg = *named;
-  }
   otpu::rtl::DramOptions mem;
   mem.stall_percent = stall;
-  if (!memory.empty()) {
-    auto parsed = otpu::rtl::ParseDramName(memory);
-    if (!parsed.ok()) {
-      std::fprintf(stderr, "%s\n", parsed.status().message().c_str());
-      return 2;
-    }
-    mem = *parsed;
-  }
+  if (!config.empty() && !Take(otpu::rtl::BuiltConfigNamed(config), &cfg)) return 2;
+  if (!memory.empty() && !Take(otpu::rtl::ParseDramName(memory), &mem)) return 2;
   const size_t kWindows[] = {64, 1024, 8192, 65536};
   std::printf("%-10s %5s %9s %8s %7s", "workload", "stall", "cycles", "records", "avg/cyc");
   for (size_t w : kWindows) std::printf("  max/%-6zu", w);
@@ -115,7 +113,8 @@ int main(int argc, char** argv) {
     // The capture queue at one and two lines a cycle, watching the traced step only.
     std::unique_ptr<otpu::rtl::TraceUnitModel> units[2];
     for (int d = 0; d < 2; ++d) {
-      units[d] = std::move(otpu::rtl::TraceUnitModel::Create({.drain = d + 1, .depth = 1 << 24}).value());
+      units[d] = std::move(
+          otpu::rtl::TraceUnitModel::Create({.drain = d + 1, .depth = 1 << 24}).value());
     }
     otpu::SparseMemory dram = run->image;
     for (const otpu::workloads::Step& step : run->steps) {
@@ -138,7 +137,8 @@ int main(int argc, char** argv) {
     for (uint16_t n : tap.per_cycle) total += n;
     const double avg = tap.per_cycle.empty() ? 0 : double(total) / double(tap.per_cycle.size());
     const std::string label = name == "random" ? "random+seed" + std::to_string(seed) : name;
-    std::printf("%-10s %5d %9zu %8lld %7.3f", label.c_str(), mem.stall_percent, tap.per_cycle.size(),
+    std::printf("%-10s %5d %9zu %8lld %7.3f", label.c_str(), mem.stall_percent,
+                tap.per_cycle.size(),
                 (long long)total, avg);
     double worst = 0;
     for (size_t w : kWindows) {

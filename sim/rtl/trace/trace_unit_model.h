@@ -1,7 +1,7 @@
 // The golden C++ model of the hardware trace unit (SPEC 5, docs/trace.md): a ClockHook that
 // turns each core cycle with any event into one bundle of 64-bit records, passes it through a
-// capture queue of QD lines (DRAIN of them leave it a cycle) into a buffer of DEPTH records, and keeps TRACE_COUNT and
-// TRACE_DROP as the registers do. The halt cycle's bundle is never dropped for want of room: it
+// capture queue of QD lines (DRAIN of them leave it a cycle) into a buffer of DEPTH records,
+// and keeps TRACE_COUNT and TRACE_DROP as the registers do. The halt cycle's bundle is never dropped for want of room: it
 // is held until the queue can take it whole (nothing follows HALT). In streaming mode
 // (TRACE_CTRL.STREAM) the buffer is a ring the host drains while the core runs: it reads the
 // write index (TRACE_WIDX), reads the records and writes how far it has read (TRACE_RPTR);
@@ -63,8 +63,8 @@ class TraceUnitModel : public ClockHook {
 
   // TRACE_CTRL.CLEAR: empty queue, held bundle and buffer, COUNT and DROP 0.
   void OnRunStart() override;
-  // One cycle: drain up to DRAIN queued records into the buffer, then capture: a held halt bundle that
-  // now fits enters the queue (and the cycle's own bundle, if any, is lost); otherwise the
+  // One cycle: drain up to DRAIN queued records into the buffer, then capture: a held halt
+  // bundle that now fits enters the queue (and the cycle's own bundle, if any, is lost); otherwise the
   // cycle's bundle (when ENABLE) enters whole, or is held (the halt's, when it is at most QD
   // lines), or is lost whole.
   void OnClock(const CoreCycle& c) override;

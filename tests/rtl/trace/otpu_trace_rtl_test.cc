@@ -462,7 +462,9 @@ std::vector<CoreCycle> DenseStream() {
       c.halt = {true, {1, 2, 3, 4}};
     }
     c.any = c.dispatch.valid || c.release.valid || c.window.valid || c.halt.valid;
-    for (int u = 0; u < kCoreUnits; ++u) c.any |= c.start[size_t(u)].valid || c.end[size_t(u)].valid;
+    for (int u = 0; u < kCoreUnits; ++u) {
+      c.any |= c.start[size_t(u)].valid || c.end[size_t(u)].valid;
+    }
     out.push_back(c);
   }
   return out;

@@ -168,6 +168,34 @@ TEST(XdmaCard, RunThatNeverHaltsTimesOutNamingStatus) {
       << result.status().message();
 }
 
+// --timeout is card time (host/card.cc): the emulator's board model runs about a thousand
+// times slower than its 100 MHz clock, so a run that takes longer than the timeout in wall
+// time but far less in card cycles goes on while RUNNING moves, and completes.
+TEST(XdmaCard, RunLongerThanTheTimeoutInWallTimeButNotInCardTimeCompletes) {
+  Emulator emu;
+  ASSERT_TRUE(emu.ready()) << emu.startup_output();
+  std::unique_ptr<XdmaBoard> board = Open(emu);
+  StatusOr<std::unique_ptr<Card>> card = Card::Probe(board.get());
+  ASSERT_TRUE(card.ok()) << card.status().message();
+  StatusOr<workloads::WorkloadRun> run = workloads::MakeWorkload("mlp-small", (*card)->config());
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  ASSERT_TRUE((*card)->WriteImage(run->image).ok());
+  ASSERT_TRUE((*card)->WriteProgram(run->program, kProgAddr).ok());
+  const workloads::Step& step = run->steps.front();
+  for (const workloads::DramWrite& w : step.writes) {
+    ASSERT_TRUE((*card)->WriteDram(w.addr, w.bytes.data(), w.bytes.size()).ok());
+  }
+  RunOptions opts;
+  opts.args = step.args;
+  opts.timeout = std::chrono::milliseconds(5);  // 500 000 cycles of card time
+  const auto start = std::chrono::steady_clock::now();
+  StatusOr<RunResult> result = (*card)->Run(opts);
+  const auto wall = std::chrono::steady_clock::now() - start;
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_LT(result->counters.cycles, 500000);
+  EXPECT_GT(wall, opts.timeout) << "the run must outlast the timeout for the test to mean it";
+}
+
 TEST(XdmaCard, MapOneEmulatorProbesAsAMapOneCard) {
   Emulator emu({"--regmap", "1"});
   ASSERT_TRUE(emu.ready()) << emu.startup_output();

@@ -9,13 +9,8 @@ namespace otpu {
 SparseMemory& SparseMemory::operator=(const SparseMemory& other) {
   if (this == &other) return *this;
   size_ = other.size_;
-  pages_.clear();
+  pages_ = other.pages_;  // shared until written (Own)
   Forget();
-  for (const auto& [index, data] : other.pages_) {
-    auto copy = std::make_unique<uint8_t[]>(kPageBytes);
-    std::memcpy(copy.get(), data.get(), kPageBytes);
-    pages_.emplace(index, std::move(copy));
-  }
   return *this;
 }
 
@@ -29,23 +24,31 @@ SparseMemory& SparseMemory::operator=(SparseMemory&& other) noexcept {
   return *this;
 }
 
-uint8_t* SparseMemory::PageForWrite(uint64_t page) {
-  if (uint8_t* data = Remembered(page)) return data;
-  auto it = pages_.find(page);
-  if (it == pages_.end()) {
-    auto data = std::make_unique<uint8_t[]>(kPageBytes);
+uint8_t* SparseMemory::Own(std::shared_ptr<uint8_t[]>* slot) {
+  if (*slot != nullptr && slot->use_count() == 1) return slot->get();
+  std::shared_ptr<uint8_t[]> data(new uint8_t[kPageBytes]);
+  if (*slot != nullptr) {
+    std::memcpy(data.get(), slot->get(), kPageBytes);
+  } else {
     std::memset(data.get(), 0, kPageBytes);
-    it = pages_.emplace(page, std::move(data)).first;
   }
-  recent_[page % kRecent] = {page, it->second.get()};
-  return it->second.get();
+  *slot = std::move(data);
+  return slot->get();
+}
+
+uint8_t* SparseMemory::PageForWrite(uint64_t page) {
+  if (uint8_t* data = RememberedOwn(page)) return data;
+  std::shared_ptr<uint8_t[]>& slot = pages_[page];
+  uint8_t* data = Own(&slot);
+  recent_[page % kRecent] = {page, data, &slot};
+  return data;
 }
 
 const uint8_t* SparseMemory::PageForRead(uint64_t page) const {
   if (const uint8_t* data = Remembered(page)) return data;
   auto it = pages_.find(page);
   if (it == pages_.end()) return nullptr;
-  recent_[page % kRecent] = {page, it->second.get()};
+  recent_[page % kRecent] = {page, it->second.get(), &it->second};
   return it->second.get();
 }
 

@@ -1,6 +1,10 @@
 // Sparse byte-addressed memory: the DRAM image of a workload and the DRAM of every model
 // (ISA simulator, RTL harness, board model). Pages appear on first write; unwritten bytes read 0.
 // One thread at a time: reads remember the last pages they found.
+//
+// A copy shares its pages with the original until either writes one (copy on write, per page):
+// the models' copies of a workload's image (a Qwen3-0.6B step's is 0.6 GB) cost only the pages
+// a run writes.
 #ifndef OTPU_BASE_SPARSE_MEMORY_H_
 #define OTPU_BASE_SPARSE_MEMORY_H_
 
@@ -59,7 +63,7 @@ class SparseMemory {
   }
 
   // Pages that have been written, in address order (for comparing two memories).
-  const std::map<uint64_t, std::unique_ptr<uint8_t[]>>& pages() const { return pages_; }
+  const std::map<uint64_t, std::shared_ptr<uint8_t[]>>& pages() const { return pages_; }
   // True when both memories hold the same bytes (unwritten pages count as zeros).
   bool SameBytes(const SparseMemory& other) const;
   // Lowest address where the two differ, or -1.
@@ -72,6 +76,8 @@ class SparseMemory {
  private:
   void ReadSlow(uint64_t addr, void* data, uint64_t len) const;
   uint8_t* PageForWrite(uint64_t page);
+  // The page's own copy for writing: a new zero page, or a private copy of a shared one.
+  uint8_t* Own(std::shared_ptr<uint8_t[]>* slot);
   const uint8_t* PageForRead(uint64_t page) const;
   void Forget() const { recent_.fill({}); }
   // The page if it is one of those found last, else nullptr.
@@ -79,15 +85,22 @@ class SparseMemory {
     const Recent& r = recent_[page % kRecent];
     return r.page == page ? r.data : nullptr;
   }
+  // The same for writing: only a page this memory does not share.
+  uint8_t* RememberedOwn(uint64_t page) const {
+    const Recent& r = recent_[page % kRecent];
+    return r.page == page && r.slot != nullptr && r.slot->use_count() == 1 ? r.data : nullptr;
+  }
 
   uint64_t size_ = 0;
-  std::map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;  // key: page index
+  std::map<uint64_t, std::shared_ptr<uint8_t[]>> pages_;  // key: page index
   // The pages found last, by page index mod kRecent: a model reads along a few streams (weights,
-  // scales, activations), each mostly within one page. A page never moves or goes away while
-  // it is in pages_; only Clear and assignment remove pages.
+  // scales, activations), each mostly within one page. A page's entry in pages_ never moves
+  // or goes away while it is there (only Clear and assignment remove pages); its data moves
+  // when a write copies a shared page, and the write updates the page's Recent.
   struct Recent {
     uint64_t page = 0;
     uint8_t* data = nullptr;
+    const std::shared_ptr<uint8_t[]>* slot = nullptr;  // the entry in pages_
   };
   static constexpr size_t kRecent = 8;
   mutable std::array<Recent, kRecent> recent_{};

@@ -60,5 +60,37 @@ TEST(SparseMemory, ClearMoveAndAssignForgetTheLastPageRead) {
   EXPECT_EQ(c.Read32(0x10000), 8u);
 }
 
+// A copy shares the original's pages until one of them writes a page: then that page, and
+// only it, is copied, whichever side writes and whatever each read last.
+TEST(SparseMemory, CopiesShareTheirPagesUntilEitherWritesOne) {
+  SparseMemory a(1 << 20);
+  a.Write32(0x10000, 1);
+  a.Write32(0x20000, 2);
+  EXPECT_EQ(a.Read32(0x10000), 1u);  // a remembers its pages
+  SparseMemory b = a;
+  ASSERT_EQ(b.pages().size(), 2u);
+  EXPECT_EQ(b.pages().at(1).get(), a.pages().at(1).get());  // no bytes copied
+  EXPECT_EQ(b.Read32(0x10000), 1u);
+
+  a.Write32(0x10000, 3);  // the original writes a page it remembers
+  EXPECT_EQ(a.Read32(0x10000), 3u);
+  EXPECT_EQ(b.Read32(0x10000), 1u);
+  EXPECT_NE(b.pages().at(1).get(), a.pages().at(1).get());
+  EXPECT_EQ(b.pages().at(2).get(), a.pages().at(2).get());  // the other page is still shared
+
+  b.Write32(0x20004, 4);  // the copy writes a shared page
+  EXPECT_EQ(b.Read32(0x20000), 2u);
+  EXPECT_EQ(b.Read32(0x20004), 4u);
+  EXPECT_EQ(a.Read32(0x20004), 0u);
+
+  {
+    SparseMemory c = b;  // a third holder, gone before b writes again
+  }
+  b.Write32(0x20008, 5);  // b's page is its own again: written in place
+  EXPECT_EQ(b.Read32(0x20008), 5u);
+  EXPECT_EQ(a.Read32(0x20008), 0u);
+  EXPECT_EQ(a.FirstDifference(b), 0x10000);
+}
+
 }  // namespace
 }  // namespace otpu

@@ -165,8 +165,9 @@ Status Card::WriteProgram(const isa::Program& program, uint64_t prog_addr) {
 
 StatusOr<uint32_t> Card::Poll(Reg reg, uint32_t mask, bool until_set,
                               std::chrono::milliseconds timeout, PollWait wait,
-                              const std::string& what, const PollWork& work) {
-  const Clock::time_point deadline = Clock::now() + timeout;
+                              const std::string& what, const PollWork& work,
+                              const PollWork& alive) {
+  Clock::time_point deadline = Clock::now() + timeout;
   for (int polls = 0;; ++polls) {
     const Clock::time_point at = Clock::now();
     if (int sig = StopSignal()) {
@@ -177,6 +178,10 @@ StatusOr<uint32_t> Card::Poll(Reg reg, uint32_t mask, bool until_set,
     ASSIGN_OR_RETURN(uint32_t v, Read(reg));
     if (poll_observer_) poll_observer_(wait, v);
     if (until_set ? (v & mask) != 0 : (v & mask) == 0) return v;
+    if (Clock::now() >= deadline && alive) {
+      ASSIGN_OR_RETURN(bool going, alive());
+      if (going) deadline = Clock::now() + timeout;
+    }
     if (Clock::now() >= deadline) {
       const std::string bits = reg == Reg::kSTATUS ? " (" + StatusBitNames(v) + ")" : "";
       return DeadlineExceeded(StrFormat(
@@ -406,9 +411,28 @@ StatusOr<RunResult> Card::Run(const RunOptions& opts) {
     stream.via_window = info_.has_trace_window();
     drain = [&]() { return DrainStream(opts.trace.sink, &stream); };
   }
+  // The timeout is card time: a run may take `timeout` of its own cycles (RUNNING, at the
+  // card's clock). On a card that is the wall time it always was; a board model behind the
+  // device files (otpu-xdma-emu) runs a thousand times slower than its clock, and its run goes
+  // on as long as RUNNING still moves from one `timeout` of wall time to the next (a core that
+  // halted while STATUS says RUNNING, or a stuck board, still times out).
+  PollWork alive;
+  if (before) {
+    const uint32_t running_at =
+        Off(Reg::kCOUNTERS) + 8 * uint32_t(isa::Counter::kRUNNING);
+    const int64_t start = (*before)[size_t(isa::Counter::kRUNNING)];
+    const double budget = double(opts.timeout.count()) * 1e3 * info_.clock_mhz();  // cycles
+    alive = [this, running_at, start, budget, last = start]() mutable -> StatusOr<bool> {
+      ASSIGN_OR_RETURN(int64_t running, Read64(running_at));
+      const bool moved = running > last;
+      last = running;
+      return moved && double(running - start) < budget;
+    };
+  }
   StatusOr<uint32_t> status =
       Poll(Reg::kSTATUS, isa::kSTATUS_HALTED | isa::kSTATUS_ERROR | isa::kSTATUS_AXI_ERR,
-           /*until_set=*/true, opts.timeout, PollWait::kHalt, "the run did not halt", drain);
+           /*until_set=*/true, opts.timeout, PollWait::kHalt, "the run did not halt", drain,
+           alive);
   if (!status.ok()) {
     if (status.status().code() == StatusCode::kDeadlineExceeded) {
       return DeadlineExceeded(status.status().message() + "; " + Stop());

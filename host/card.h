@@ -191,10 +191,13 @@ class Card {
   // first, then at most one per kPollInterval (a card needs no faster; a board model's reads
   // take longer than that anyway). DeadlineExceeded naming `what` and the register's value
   // when `timeout` passes.
-  // `work` (optional) runs after every poll that does not end the wait.
+  // `work` (optional) runs after every poll that does not end the wait. `alive` (optional)
+  // runs when `timeout` passes: true gives the wait another `timeout` (a run still making
+  // progress, Run's card-time rule).
   StatusOr<uint32_t> Poll(isa::Reg reg, uint32_t mask, bool until_set,
                           std::chrono::milliseconds timeout, PollWait wait,
-                          const std::string& what, const PollWork& work = {});
+                          const std::string& what, const PollWork& work = {},
+                          const PollWork& alive = {});
   // Records [first, first + n) of the buffer (indices mod DEPTH) into `out`: through the DMA
   // window when CAPS has it, TRACE_ADDR/LO/HI otherwise.
   Status ReadRing(int64_t first, int64_t n, uint64_t* out);

@@ -78,6 +78,20 @@ StatusOr<MlpOutcome> RunMlpSmall(const Emulator& emu) {
   return outcome;
 }
 
+// Writes mlp-small's image and program to `card`, then its first step's DRAM writes: the step,
+// ready to run.
+StatusOr<workloads::Step> LoadMlpSmallFirstStep(Card* card) {
+  ASSIGN_OR_RETURN(workloads::WorkloadRun run,
+                   workloads::MakeWorkload("mlp-small", card->config()));
+  RETURN_IF_ERROR(card->WriteImage(run.image));
+  RETURN_IF_ERROR(card->WriteProgram(run.program, kProgAddr));
+  workloads::Step step = run.steps.front();
+  for (const workloads::DramWrite& w : step.writes) {
+    RETURN_IF_ERROR(card->WriteDram(w.addr, w.bytes.data(), w.bytes.size()));
+  }
+  return step;
+}
+
 TEST(XdmaCard, MlpSmallLeavesTheIsaSimulatorsDram) {
   Emulator emu;
   ASSERT_TRUE(emu.ready()) << emu.startup_output();
@@ -108,16 +122,10 @@ TEST(XdmaCard, TraceDrainedThroughTheDmaWindowMatchesTheRegisters) {
   StatusOr<std::unique_ptr<Card>> card = Card::Probe(board.get());
   ASSERT_TRUE(card.ok()) << card.status().message();
   ASSERT_TRUE((*card)->info().has_trace_window());
-  StatusOr<workloads::WorkloadRun> run = workloads::MakeWorkload("mlp-small", (*card)->config());
-  ASSERT_TRUE(run.ok()) << run.status().message();
-  ASSERT_TRUE((*card)->WriteImage(run->image).ok());
-  ASSERT_TRUE((*card)->WriteProgram(run->program, kProgAddr).ok());
-  const workloads::Step& step = run->steps.front();
-  for (const workloads::DramWrite& w : step.writes) {
-    ASSERT_TRUE((*card)->WriteDram(w.addr, w.bytes.data(), w.bytes.size()).ok());
-  }
+  StatusOr<workloads::Step> step = LoadMlpSmallFirstStep(card->get());
+  ASSERT_TRUE(step.ok()) << step.status().message();
   RunOptions opts;
-  opts.args = step.args;
+  opts.args = step->args;
   opts.timeout = kRunTimeout;
   opts.trace.enable = true;
   StatusOr<RunResult> result = (*card)->Run(opts);
@@ -166,6 +174,28 @@ TEST(XdmaCard, RunThatNeverHaltsTimesOutNamingStatus) {
       << result.status().message();
   EXPECT_NE(result.status().message().find("RUNNING"), std::string::npos)
       << result.status().message();
+}
+
+// --timeout is card time (host/card.cc): the emulator's board model runs about a thousand
+// times slower than its 100 MHz clock, so a run that takes longer than the timeout in wall
+// time but far less in card cycles goes on while RUNNING moves, and completes.
+TEST(XdmaCard, RunLongerThanTheTimeoutInWallTimeButNotInCardTimeCompletes) {
+  Emulator emu;
+  ASSERT_TRUE(emu.ready()) << emu.startup_output();
+  std::unique_ptr<XdmaBoard> board = Open(emu);
+  StatusOr<std::unique_ptr<Card>> card = Card::Probe(board.get());
+  ASSERT_TRUE(card.ok()) << card.status().message();
+  StatusOr<workloads::Step> step = LoadMlpSmallFirstStep(card->get());
+  ASSERT_TRUE(step.ok()) << step.status().message();
+  RunOptions opts;
+  opts.args = step->args;
+  opts.timeout = std::chrono::milliseconds(5);  // 500 000 cycles of card time
+  const auto start = std::chrono::steady_clock::now();
+  StatusOr<RunResult> result = (*card)->Run(opts);
+  const auto wall = std::chrono::steady_clock::now() - start;
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_LT(result->counters.cycles, 500000);
+  EXPECT_GT(wall, opts.timeout) << "the run must outlast the timeout for the test to mean it";
 }
 
 TEST(XdmaCard, MapOneEmulatorProbesAsAMapOneCard) {

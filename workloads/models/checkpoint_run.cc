@@ -56,7 +56,7 @@ StatusOr<T> AsBadCheckpoint(StatusOr<T> v) {
 // The prompt's token ids: the given ones, checked against the vocabulary, or the tokenized
 // chat prompt (qwen-tiny has no tokenizer: its own prompt).
 StatusOr<std::vector<int>> PromptIds(const CheckpointRequest& req, const ModelSource& src) {
-  const int vocab = src.weights->config.vocab_size;
+  const int vocab = src.source->config().vocab_size;
   if (req.ids) {
     for (int id : *req.ids) {
       if (id >= vocab) {
@@ -86,7 +86,7 @@ StatusOr<workloads::WorkloadRun> MakeCheckpointRun(const CheckpointRequest& req,
   if (req.tokens < 1) {
     return InvalidArgument(StrFormat("--tokens %d: trace at least 1 step", req.tokens));
   }
-  StatusOr<ModelSource> loaded = LoadModel(req.model);
+  StatusOr<ModelSource> loaded = OpenModel(req.model);
   // A checkpoint directory that is not there stays NotFound (it may not be fetched yet).
   if (!loaded.ok() && !(loaded.status().code() == StatusCode::kNotFound &&
                         !std::filesystem::is_directory(req.model))) {
@@ -100,12 +100,12 @@ StatusOr<workloads::WorkloadRun> MakeCheckpointRun(const CheckpointRequest& req,
   ro.pos = first + req.tokens - 1;
   ro.engine.formats = req.formats;
   std::optional<ImageCache> cache;
-  if (HasFourBit(req.formats, src.weights->config.num_hidden_layers)) {
+  if (HasFourBit(req.formats, src.source->config().num_hidden_layers)) {
     ASSIGN_OR_RETURN(ImageCacheOptions cache_opts, ImageCacheOptionsFromEnv());
     ro.cache = &cache.emplace(cache_opts);
   }
   ASSIGN_OR_RETURN(workloads::WorkloadRun run,
-                   MakeQwen3Run(RunName(req.model), *src.weights, hw, ro));
+                   MakeQwen3Run(RunName(req.model), *src.source, hw, ro));
   for (int i = 0; i < int(run.steps.size()); ++i) run.steps[size_t(i)].traced = i >= first;
   return run;
 }

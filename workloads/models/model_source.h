@@ -24,12 +24,17 @@ inline constexpr char kDefaultPrompt[] = "What is the capital of France?";
 struct ModelSource {
   std::string name;  // as given
   std::string dir;   // checkpoint directory; empty for qwen-tiny
-  std::shared_ptr<const Qwen3Weights> weights;
+  std::shared_ptr<const Qwen3Weights> weights;  // LoadModel's; null from OpenModel
+  // The model's tensors: the weights above, or (OpenModel) the checkpoint read on demand.
+  std::shared_ptr<const Qwen3TensorSource> source;
 };
 
 // Loads `model`: qwen-tiny, qwen, or a checkpoint directory. A missing directory is the
 // checkpoint loader's one-line NotFound saying where to put a checkpoint.
 StatusOr<ModelSource> LoadModel(const std::string& model);
+// Opens `model` as LoadModel does, but a checkpoint's tensors stay in its files, read tensor by
+// tensor through `source` (qwen-tiny is generated, and resident). Errors as LoadModel's.
+StatusOr<ModelSource> OpenModel(const std::string& model);
 
 }  // namespace otpu::models
 

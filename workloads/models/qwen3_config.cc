@@ -6,6 +6,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <tuple>
 
@@ -327,6 +328,13 @@ StatusOr<std::vector<float>> Qwen3Checkpoint::Tensor(const std::string& name) co
   auto shape = Qwen3TensorShape(config_, name);
   if (!shape.ok()) return shape.status().WithContext(dir_);
   return tensors_->ReadFloat(name, *shape);
+}
+
+StatusOr<std::vector<float>> Qwen3Checkpoint::TensorRows(const std::string& name, int64_t row,
+                                                         int64_t rows) const {
+  auto shape = Qwen3TensorShape(config_, name);
+  if (!shape.ok()) return shape.status().WithContext(dir_);
+  return tensors_->ReadFloatRows(name, row, std::max<int64_t>(rows, 0), *shape);
 }
 
 }  // namespace otpu::models

@@ -66,6 +66,10 @@ class Qwen3Checkpoint {
   const std::string& dir() const { return dir_; }
   // Tensor `name` as floats (row-major HF layout), its shape checked against the config.
   StatusOr<std::vector<float>> Tensor(const std::string& name) const;
+  // Rows [row, row + rows) of 2-D tensor `name` as floats (an embedding row, a slice of the
+  // LM head), the shape checked as for Tensor.
+  StatusOr<std::vector<float>> TensorRows(const std::string& name, int64_t row,
+                                          int64_t rows) const;
   // The underlying tensor files, for callers that need raw dtype/bytes.
   const SafetensorsSet& tensors() const { return *tensors_; }
 

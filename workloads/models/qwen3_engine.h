@@ -33,10 +33,15 @@ struct Qwen3Engine {
 // when given. Errors name the config field, layer or tensor.
 StatusOr<Qwen3Engine> BuildQwen3Engine(const Qwen3Weights& w, const isa::Config& hw,
                                        const EngineOptions& opts, ImageCache* cache = nullptr);
+// The same from a source read tensor by tensor (WriteQwen3Image): the engine is all it keeps.
+StatusOr<Qwen3Engine> BuildQwen3Engine(const Qwen3TensorSource& w, const isa::Config& hw,
+                                       const EngineOptions& opts, ImageCache* cache = nullptr);
 
 // The step that runs `token` at position `pos`: its embedding row written to qwen.resid and
 // the position's ARGs. InvalidArgument naming the token or position when out of range.
 StatusOr<workloads::Step> Qwen3Step(const Qwen3Plan& plan, const Qwen3Weights& w, int token,
+                                    int pos, bool traced = false);
+StatusOr<workloads::Step> Qwen3Step(const Qwen3Plan& plan, const Qwen3TensorSource& w, int token,
                                     int pos, bool traced = false);
 
 // Index of the largest logit (the first of equal ones): the greedy next token.

@@ -1,5 +1,6 @@
 #include "workloads/models/qwen3_image.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "base/strings.h"
@@ -38,77 +39,146 @@ Status CheckSameModel(const Qwen3Config& a, const Qwen3Config& b) {
 
 }  // namespace
 
-Status CheckWeights(const Qwen3Plan& plan, const Qwen3Weights& w) {
-  RETURN_IF_ERROR(CheckSameModel(w.config, plan.model));
-  if (w.layers.size() != size_t(plan.model.num_hidden_layers))
-    return InvalidArgument(StrFormat("qwen3 weights: %zu layers, the config has %d",
-                                     w.layers.size(), plan.model.num_hidden_layers));
-  for (const std::string& name : Qwen3TensorNames(plan.model)) {
-    const std::vector<float>* t = w.Find(name);
-    ASSIGN_OR_RETURN(std::vector<int64_t> shape, Qwen3TensorShape(plan.model, name));
-    size_t want = 1;
-    for (int64_t d : shape) want *= size_t(d);
-    if (t == nullptr || t->size() != want)
-      return InvalidArgument(StrFormat("qwen3 weights: tensor %s has %zu values, expected %zu",
-                                       name.c_str(), t ? t->size() : size_t(0), want));
-  }
-  return OkStatus();
+Status CheckWeights(const Qwen3Plan& plan, const Qwen3TensorSource& w) {
+  RETURN_IF_ERROR(CheckSameModel(w.config(), plan.model));
+  return w.Check();
 }
+
+Status CheckWeights(const Qwen3Plan& plan, const Qwen3Weights& w) {
+  return CheckWeights(plan, ResidentQwen3(w));
+}
+
+namespace {
+
+// A matrix of the image before its weights are read: the tensors stacked into it, row-major.
+struct MatrixSpec {
+  std::string what;
+  std::vector<std::string> tensors;
+  int n = 0, k = 0;
+  kernels::QuantOptions opts;
+  uint64_t w_addr = 0, s_addr = 0;
+};
+
+// Reads `spec`'s weights (rows [row, row + rows) of its one tensor when rows >= 0) and runs
+// `fn` on them.
+Status RunJob(const Qwen3TensorSource& w, const MatrixSpec& spec, int row, int rows,
+              const std::function<Status(const MatrixJob&)>& fn) {
+  MatrixJob job{spec.what, nullptr, spec.n, spec.k, spec.opts, spec.w_addr, spec.s_addr};
+  if (rows >= 0) {
+    ASSIGN_OR_RETURN(TensorValues piece, w.Rows(spec.tensors[0], row, rows));
+    const uint64_t row_stride = kernels::RoundUp(kernels::RowBytes(spec.k, spec.opts.wf),
+                                        uint64_t(spec.opts.align));
+    job.what = StrFormat("%s rows %d..%d", spec.what.c_str(), row, row + rows - 1);
+    job.w = &piece.get();
+    job.n = rows;
+    job.w_addr += uint64_t(row) * row_stride;
+    job.s_addr += uint64_t(row) * uint64_t(spec.k / spec.opts.block) * 4;
+    return fn(job);
+  }
+  if (spec.tensors.size() == 1) {
+    ASSIGN_OR_RETURN(TensorValues t, w.Tensor(spec.tensors[0]));
+    job.w = &t.get();
+    return fn(job);
+  }
+  std::vector<float> stacked;
+  stacked.reserve(size_t(spec.n) * size_t(spec.k));
+  for (const std::string& name : spec.tensors) {
+    ASSIGN_OR_RETURN(TensorValues t, w.Tensor(name));
+    stacked.insert(stacked.end(), t.get().begin(), t.get().end());
+  }
+  job.w = &stacked;
+  return fn(job);
+}
+
+}  // namespace
 
 Status ForEachMatrix(const Qwen3Plan& p, const Qwen3Weights& w,
                      const std::function<Status(const MatrixJob&)>& fn) {
+  return ForEachMatrix(p, ResidentQwen3(w), fn);
+}
+
+Status ForEachMatrix(const Qwen3Plan& p, const Qwen3TensorSource& w,
+                     const std::function<Status(const MatrixJob&)>& fn, int64_t piece_values) {
   RETURN_IF_ERROR(CheckWeights(p, w));
   const Qwen3Config& m = p.model;
   const int H = m.hidden_size, F = m.intermediate_size;
   const int q_rows = m.num_attention_heads * m.head_dim;
   const int kv_rows = m.num_key_value_heads * m.head_dim;
+  auto run = [&](const MatrixSpec& spec) -> Status {
+    const bool plain = spec.opts.k_tile == 0 || spec.opts.k_tile == spec.k;
+    const int64_t values = int64_t(spec.n) * spec.k;
+    if (piece_values <= 0 || w.resident() || spec.opts.wf != isa::WFormat::kINT8 || !plain ||
+        spec.tensors.size() != 1 || values <= piece_values) {
+      return RunJob(w, spec, 0, -1, fn);
+    }
+    const int rows = int(std::max<int64_t>(1, piece_values / spec.k));
+    for (int row = 0; row < spec.n; row += rows)
+      RETURN_IF_ERROR(RunJob(w, spec, row, std::min(rows, spec.n - row), fn));
+    return OkStatus();
+  };
   for (size_t l = 0; l < p.attn.size(); ++l) {
-    const Qwen3LayerWeights& lw = w.layers[l];
     const kernels::LayerPlan& a = p.attn[l];
     const kernels::MlpPlan& mlp = p.mlp[l];
     const LayerWFormats& f = p.formats[l];
     const std::string at = "layer " + std::to_string(l) + " ";
-    std::vector<float> qkv;  // the layer kernel's one MM over [Wq; Wk; Wv]
-    qkv.reserve(size_t(q_rows + 2 * kv_rows) * H);
-    for (const auto* t : {&lw.q_proj, &lw.k_proj, &lw.v_proj})
-      qkv.insert(qkv.end(), t->begin(), t->end());
-    const MatrixJob jobs[] = {
-        {at + "qkv", &qkv, q_rows + 2 * kv_rows, H, MmOptions(p.hw, f.attn), a.w_qkv, a.s_qkv},
-        {at + "o_proj", &lw.o_proj, H, q_rows, MmOptions(p.hw, f.attn), a.w_o, a.s_o},
-        {at + "gate_proj", &lw.gate_proj, F, H, MmOptions(p.hw, f.mlp), mlp.w_gate, mlp.s_gate},
-        {at + "up_proj", &lw.up_proj, F, H, MmOptions(p.hw, f.mlp), mlp.w_up, mlp.s_up},
-        {at + "down_proj", &lw.down_proj, H, F, MmOptions(p.hw, f.mlp, mlp.shape.f_tile),
-         mlp.w_down, mlp.s_down},
+    const int li = int(l);
+    const MatrixSpec specs[] = {
+        // the layer kernel's one MM over [Wq; Wk; Wv]
+        {at + "qkv",
+         {LayerName(li, "self_attn.q_proj.weight"), LayerName(li, "self_attn.k_proj.weight"),
+          LayerName(li, "self_attn.v_proj.weight")},
+         q_rows + 2 * kv_rows, H, MmOptions(p.hw, f.attn), a.w_qkv, a.s_qkv},
+        {at + "o_proj", {LayerName(li, "self_attn.o_proj.weight")}, H, q_rows,
+         MmOptions(p.hw, f.attn), a.w_o, a.s_o},
+        {at + "gate_proj", {LayerName(li, "mlp.gate_proj.weight")}, F, H, MmOptions(p.hw, f.mlp),
+         mlp.w_gate, mlp.s_gate},
+        {at + "up_proj", {LayerName(li, "mlp.up_proj.weight")}, F, H, MmOptions(p.hw, f.mlp),
+         mlp.w_up, mlp.s_up},
+        {at + "down_proj", {LayerName(li, "mlp.down_proj.weight")}, H, F,
+         MmOptions(p.hw, f.mlp, mlp.shape.f_tile), mlp.w_down, mlp.s_down},
     };
-    for (const MatrixJob& job : jobs) RETURN_IF_ERROR(fn(job));
+    for (const MatrixSpec& spec : specs) RETURN_IF_ERROR(run(spec));
   }
-  return fn({"LM head", &w.LmHead(), m.vocab_size, H, MmOptions(p.hw, p.opts.formats.head),
-             p.head_w, p.head_s});
+  return run({"LM head", {w.LmHeadName()}, m.vocab_size, H, MmOptions(p.hw, p.opts.formats.head),
+              p.head_w, p.head_s});
 }
 
 Status WriteQwen3Image(const Qwen3Plan& p, const Qwen3Weights& w, ImageCache* cache,
                        SparseMemory* mem) {
-  RETURN_IF_ERROR(ForEachMatrix(p, w, [&](const MatrixJob& job) -> Status {
-    const bool cached = cache && cache->enabled() && job.opts.wf != isa::WFormat::kINT8;
-    StatusOr<kernels::QuantizedMatrix> q =
-        cached ? cache->Quantize(*job.w, job.n, job.k, job.opts, job.what)
-               : kernels::Quantize(*job.w, job.n, job.k, job.opts, job.what);
-    if (!q.ok()) return q.status().WithContext("qwen3 image");
-    return q->WriteTo(mem, job.w_addr, job.s_addr).WithContext("qwen3 image: " + job.what);
-  }));
+  return WriteQwen3Image(p, ResidentQwen3(w), cache, mem);
+}
+
+Status WriteQwen3Image(const Qwen3Plan& p, const Qwen3TensorSource& w, ImageCache* cache,
+                       SparseMemory* mem, int64_t piece_values) {
+  RETURN_IF_ERROR(ForEachMatrix(
+      p, w,
+      [&](const MatrixJob& job) -> Status {
+        const bool cached = cache && cache->enabled() && job.opts.wf != isa::WFormat::kINT8;
+        StatusOr<kernels::QuantizedMatrix> q =
+            cached ? cache->Quantize(*job.w, job.n, job.k, job.opts, job.what)
+                   : kernels::Quantize(*job.w, job.n, job.k, job.opts, job.what);
+        if (!q.ok()) return q.status().WithContext("qwen3 image");
+        return q->WriteTo(mem, job.w_addr, job.s_addr).WithContext("qwen3 image: " + job.what);
+      },
+      piece_values));
 
   std::vector<float> consts = kernels::ConstTable();
   consts[kernels::kCNegEps] = -float(p.model.rms_norm_eps);
   RETURN_IF_ERROR(kernels::WriteFloats(mem, p.consts, consts, "qwen3 consts"));
-  RETURN_IF_ERROR(kernels::WriteFloats(mem, p.norm, w.norm, "qwen3 final norm"));
+  ASSIGN_OR_RETURN(TensorValues final_norm, w.Tensor("model.norm.weight"));
+  RETURN_IF_ERROR(kernels::WriteFloats(mem, p.norm, final_norm.get(), "qwen3 final norm"));
   for (size_t l = 0; l < p.attn.size(); ++l) {
-    const Qwen3LayerWeights& lw = w.layers[l];
-    std::vector<float> norms = lw.input_layernorm;
-    norms.insert(norms.end(), lw.q_norm.begin(), lw.q_norm.end());
-    norms.insert(norms.end(), lw.k_norm.begin(), lw.k_norm.end());
-    RETURN_IF_ERROR(kernels::WriteFloats(mem, p.attn[l].norms, norms, LayerName(int(l), "norms")));
-    RETURN_IF_ERROR(kernels::WriteFloats(mem, p.mlp[l].g, lw.post_attention_layernorm,
-                                         LayerName(int(l), "post_attention_layernorm")));
+    const int li = int(l);
+    std::vector<float> norms;
+    for (const char* t : {"input_layernorm.weight", "self_attn.q_norm.weight",
+                          "self_attn.k_norm.weight"}) {
+      ASSIGN_OR_RETURN(TensorValues v, w.Tensor(LayerName(li, t)));
+      norms.insert(norms.end(), v.get().begin(), v.get().end());
+    }
+    RETURN_IF_ERROR(kernels::WriteFloats(mem, p.attn[l].norms, norms, LayerName(li, "norms")));
+    ASSIGN_OR_RETURN(TensorValues post, w.Tensor(LayerName(li, "post_attention_layernorm.weight")));
+    RETURN_IF_ERROR(kernels::WriteFloats(mem, p.mlp[l].g, post.get(),
+                                         LayerName(li, "post_attention_layernorm")));
     RETURN_IF_ERROR(kernels::WriteKvMask(p.attn[l].core.kv, mem));
   }
   // One rope table for every layer (the plan points them all at layer 0's).
@@ -129,8 +199,19 @@ StatusOr<std::vector<uint8_t>> EmbeddingBytes(const Qwen3Plan& p, const Qwen3Wei
     return InvalidArgument(StrFormat("token %d is outside the vocabulary of %d", token, vocab));
   if (w.embed_tokens.size() != size_t(vocab) * H)
     return InvalidArgument("qwen3 weights: model.embed_tokens.weight does not match the config");
+  return EmbeddingBytes(p, ResidentQwen3(w), token);
+}
+
+StatusOr<std::vector<uint8_t>> EmbeddingBytes(const Qwen3Plan& p, const Qwen3TensorSource& w,
+                                              int token) {
+  const int H = p.model.hidden_size, vocab = p.model.vocab_size;
+  if (token < 0 || token >= vocab)
+    return InvalidArgument(StrFormat("token %d is outside the vocabulary of %d", token, vocab));
+  ASSIGN_OR_RETURN(TensorValues row, w.Rows("model.embed_tokens.weight", token, 1));
+  if (row.get().size() != size_t(H))
+    return InvalidArgument("qwen3 weights: model.embed_tokens.weight does not match the config");
   std::vector<uint8_t> bytes(size_t(H) * 4);
-  std::memcpy(bytes.data(), w.embed_tokens.data() + size_t(token) * H, bytes.size());
+  std::memcpy(bytes.data(), row.get().data(), bytes.size());
   return bytes;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -68,6 +69,74 @@ Status GenerateRandomQwen3(const Qwen3Config& config, uint32_t seed, size_t max_
 
 // Reads every tensor of an opened checkpoint into floats.
 StatusOr<Qwen3Weights> LoadQwen3Weights(const Qwen3Checkpoint& checkpoint);
+
+// One tensor's float values, or a slice of its rows: borrowed from a model in memory, or
+// read for the caller and owned.
+class TensorValues {
+ public:
+  explicit TensorValues(const std::vector<float>* borrowed) : borrowed_(borrowed) {}
+  explicit TensorValues(std::vector<float> owned) : owned_(std::move(owned)) {}
+  const std::vector<float>& get() const { return borrowed_ ? *borrowed_ : owned_; }
+
+ private:
+  std::vector<float> owned_;
+  const std::vector<float>* borrowed_ = nullptr;
+};
+
+// Where the image, the steps and the reference take a model's tensors from, one tensor (or a
+// slice of one) at a time: a Qwen3Weights in memory (ResidentQwen3), or a checkpoint read
+// tensor by tensor (CheckpointQwen3), so that a Qwen3-0.6B is never held as 2.4 GB of floats.
+class Qwen3TensorSource {
+ public:
+  virtual ~Qwen3TensorSource() = default;
+  virtual const Qwen3Config& config() const = 0;
+  // True when the values are in memory: a whole tensor costs nothing, so callers take whole
+  // tensors rather than slices.
+  virtual bool resident() const = 0;
+  // InvalidArgument naming the Hugging Face tensor when one is missing or of the wrong size
+  // (the config's layer count included); a checkpoint checked its tensors when it opened.
+  virtual Status Check() const = 0;
+  // Tensor `name` of Qwen3TensorNames.
+  virtual StatusOr<TensorValues> Tensor(const std::string& name) const = 0;
+  // Rows [row, row + rows) of 2-D tensor `name`.
+  virtual StatusOr<TensorValues> Rows(const std::string& name, int64_t row,
+                                      int64_t rows) const = 0;
+  // The LM head's tensor: lm_head.weight, or the embeddings of a tied model.
+  std::string LmHeadName() const;
+};
+
+// A Qwen3Weights in memory, borrowed (it must outlive the source) or shared.
+class ResidentQwen3 : public Qwen3TensorSource {
+ public:
+  explicit ResidentQwen3(const Qwen3Weights& w) : w_(w) {}
+  explicit ResidentQwen3(std::shared_ptr<const Qwen3Weights> w) : owned_(std::move(w)), w_(*owned_) {}
+  const Qwen3Config& config() const override { return w_.config; }
+  bool resident() const override { return true; }
+  Status Check() const override;
+  StatusOr<TensorValues> Tensor(const std::string& name) const override;
+  StatusOr<TensorValues> Rows(const std::string& name, int64_t row, int64_t rows) const override;
+
+ private:
+  std::shared_ptr<const Qwen3Weights> owned_;
+  const Qwen3Weights& w_;
+};
+
+// An opened checkpoint, read (and converted to float) tensor by tensor on every call: what a
+// call returns is all it holds (SafetensorsFile::ReadFloatRows releases the mapped pages).
+class CheckpointQwen3 : public Qwen3TensorSource {
+ public:
+  explicit CheckpointQwen3(std::unique_ptr<Qwen3Checkpoint> checkpoint)
+      : ckpt_(std::move(checkpoint)) {}
+  const Qwen3Config& config() const override { return ckpt_->config(); }
+  bool resident() const override { return false; }
+  Status Check() const override { return OkStatus(); }
+  StatusOr<TensorValues> Tensor(const std::string& name) const override;
+  StatusOr<TensorValues> Rows(const std::string& name, int64_t row, int64_t rows) const override;
+  const Qwen3Checkpoint& checkpoint() const { return *ckpt_; }
+
+ private:
+  std::unique_ptr<Qwen3Checkpoint> ckpt_;
+};
 
 }  // namespace otpu::models
 

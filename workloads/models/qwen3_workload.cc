@@ -1,5 +1,6 @@
 #include "workloads/models/qwen3_workload.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "base/strings.h"
@@ -40,10 +41,16 @@ double LogitsBound(const WeightFormats& f) {
 StatusOr<workloads::WorkloadRun> MakeQwen3Run(const std::string& name, const Qwen3Weights& w,
                                               const isa::Config& hw,
                                               const Qwen3RunOptions& opts) {
+  return MakeQwen3Run(name, ResidentQwen3(w), hw, opts);
+}
+
+StatusOr<workloads::WorkloadRun> MakeQwen3Run(const std::string& name, const Qwen3TensorSource& w,
+                                              const isa::Config& hw,
+                                              const Qwen3RunOptions& opts) {
   if (opts.prompt.empty()) return InvalidArgument(name + ": the prompt has no tokens");
   const int pos = opts.pos < 0 ? int(opts.prompt.size()) - 1 : opts.pos;
   // Plan first (cheap) so a bad position fails before anything is quantized.
-  ASSIGN_OR_RETURN(Qwen3Plan planned, PlanQwen3(w.config, hw, opts.engine));
+  ASSIGN_OR_RETURN(Qwen3Plan planned, PlanQwen3(w.config(), hw, opts.engine));
   if (pos >= planned.opts.t_max)
     return InvalidArgument(StrFormat("--pos %d is past %s's KV cache of %d positions", pos,
                                      name.c_str(), planned.opts.t_max));
@@ -56,10 +63,19 @@ StatusOr<workloads::WorkloadRun> MakeQwen3Run(const std::string& name, const Qwe
   run.program = std::move(engine.program);
   run.image = std::move(engine.image);
   Qwen3Reference ref(w);
-  std::vector<double> logits;
-  int token = 0;
-  for (int p = 0; p <= pos; ++p) {
-    token = p < int(opts.prompt.size()) ? opts.prompt[p] : ArgMax(logits);
+  // The prompt's positions up to pos run through the reference together, layer by layer;
+  // each later one takes the greedy token of the one before.
+  const int prefill = std::min(pos + 1, int(opts.prompt.size()));
+  for (int p = 0; p < prefill; ++p) {
+    ASSIGN_OR_RETURN(workloads::Step step, Qwen3Step(plan, w, opts.prompt[p], p, p == pos));
+    run.steps.push_back(std::move(step));
+  }
+  ASSIGN_OR_RETURN(std::vector<double> logits,
+                   ref.Prefill(std::vector<int>(opts.prompt.begin(),
+                                                opts.prompt.begin() + prefill)));
+  int token = opts.prompt[prefill - 1];
+  for (int p = prefill; p <= pos; ++p) {
+    token = ArgMax(logits);
     ASSIGN_OR_RETURN(workloads::Step step, Qwen3Step(plan, w, token, p, p == pos));
     run.steps.push_back(std::move(step));
     ASSIGN_OR_RETURN(logits, ref.Step(token));

@@ -47,6 +47,12 @@ double LogitsBound(const WeightFormats& f);
 StatusOr<workloads::WorkloadRun> MakeQwen3Run(const std::string& name, const Qwen3Weights& w,
                                               const isa::Config& hw,
                                               const Qwen3RunOptions& opts);
+// The same from a source read tensor by tensor: the image is built a matrix at a time and the
+// reference runs a layer at a time (the prompt's positions together), so the run holds the
+// image and one layer's weights at most, not the model's floats.
+StatusOr<workloads::WorkloadRun> MakeQwen3Run(const std::string& name, const Qwen3TensorSource& w,
+                                              const isa::Config& hw,
+                                              const Qwen3RunOptions& opts);
 
 }  // namespace otpu::models
 

@@ -231,6 +231,12 @@ std::span<const uint8_t> SafetensorsFile::Bytes(const TensorInfo& info) const {
 
 StatusOr<std::vector<float>> SafetensorsFile::ReadFloat(
     const std::string& name, std::span<const int64_t> expected_shape) const {
+  return ReadFloatRows(name, 0, -1, expected_shape);
+}
+
+StatusOr<std::vector<float>> SafetensorsFile::ReadFloatRows(
+    const std::string& name, int64_t row, int64_t rows,
+    std::span<const int64_t> expected_shape) const {
   const TensorInfo* info = Find(name);
   if (info == nullptr) return NotFound(path_ + ": no tensor " + name);
   const std::string where = path_ + ": tensor " + name;
@@ -243,8 +249,23 @@ StatusOr<std::vector<float>> SafetensorsFile::ReadFloat(
     return InvalidArgument(where + ": dtype " + DtypeName(info->dtype) +
                            " does not convert to float (BF16, F16, F32 do)");
   }
-  const auto bytes = Bytes(*info);
-  std::vector<float> out(size_t(info->NumElements()));
+  // Elements [first, first + count): the whole tensor, or rows of its first dimension.
+  const int64_t total = info->NumElements();
+  int64_t first = 0, count = total;
+  if (rows >= 0) {
+    const int64_t dim0 = info->shape.empty() ? 1 : info->shape[0];
+    if (row < 0 || row > dim0 || rows > dim0 - row) {
+      return InvalidArgument(StrFormat("%s: rows [%lld, %lld) outside its %lld rows",
+                                       where.c_str(), (long long)row, (long long)(row + rows),
+                                       (long long)dim0));
+    }
+    const int64_t per_row = dim0 == 0 ? 0 : total / dim0;
+    first = row * per_row;
+    count = rows * per_row;
+  }
+  const size_t esize = DtypeSize(info->dtype);
+  const auto bytes = Bytes(*info).subspan(size_t(first) * esize, size_t(count) * esize);
+  std::vector<float> out(static_cast<size_t>(count));
   if (info->dtype == Dtype::kF32) {
     std::memcpy(out.data(), bytes.data(), bytes.size());
   } else {
@@ -254,14 +275,26 @@ StatusOr<std::vector<float>> SafetensorsFile::ReadFloat(
       out[i] = info->dtype == Dtype::kBF16 ? Bf16ToFloat(bits) : F16ToFloat(bits);
     }
   }
+  Release(bytes);
   // A NaN or infinity would poison every later sum silently.
   for (size_t i = 0; i < out.size(); ++i) {
     if (!std::isfinite(out[i])) {
-      return DataLoss(StrFormat("%s: element %zu is %s: weights must be finite", where.c_str(), i,
+      return DataLoss(StrFormat("%s: element %lld is %s: weights must be finite", where.c_str(),
+                                (long long)(first + int64_t(i)),
                                 std::isnan(out[i]) ? "NaN" : "infinite"));
     }
   }
   return out;
+}
+
+void SafetensorsFile::Release(std::span<const uint8_t> bytes) const {
+  // The pages wholly inside `bytes` leave this process's resident set (the page cache keeps
+  // them); a later read maps them in again. Partial pages at the ends may belong to a
+  // neighbouring tensor being read and stay.
+  const uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = (uintptr_t(bytes.data()) + page - 1) / page * page;
+  const uintptr_t end = (uintptr_t(bytes.data()) + bytes.size()) / page * page;
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
 // ---- Files ----

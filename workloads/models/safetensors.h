@@ -97,11 +97,20 @@ class SafetensorsFile {
   // does not convert.
   StatusOr<std::vector<float>> ReadFloat(const std::string& name,
                                          std::span<const int64_t> expected_shape = {}) const;
+  // Rows [row, row + rows) of tensor `name` (its first dimension) as floats; rows < 0 reads
+  // the whole tensor. Errors as ReadFloat, and InvalidArgument naming the tensor for rows
+  // outside it. Reading never keeps the file's pages resident: the mapped pages of what was
+  // read are released (the page cache keeps them), so reading a whole checkpoint tensor by
+  // tensor holds one tensor at a time, not the file.
+  StatusOr<std::vector<float>> ReadFloatRows(const std::string& name, int64_t row, int64_t rows,
+                                             std::span<const int64_t> expected_shape = {}) const;
 
  private:
   SafetensorsFile(std::string path, const uint8_t* map, size_t size)
       : path_(std::move(path)), map_(map), size_(size) {}
   Status ParseHeader();
+  // Drops the mapped pages wholly inside `bytes` from the resident set.
+  void Release(std::span<const uint8_t> bytes) const;
 
   std::string path_;
   const uint8_t* map_ = nullptr;  // whole file, read-only mapping (nullptr when empty)
@@ -136,6 +145,9 @@ class SafetensorsSet {
   // the tensor is missing.
   StatusOr<std::vector<float>> ReadFloat(const std::string& name,
                                          std::span<const int64_t> expected_shape = {}) const;
+  // Rows of tensor `name` (SafetensorsFile::ReadFloatRows); missing tensors as ReadFloat.
+  StatusOr<std::vector<float>> ReadFloatRows(const std::string& name, int64_t row, int64_t rows,
+                                             std::span<const int64_t> expected_shape = {}) const;
 
  private:
   explicit SafetensorsSet(std::string source) : source_(std::move(source)) {}

@@ -94,4 +94,12 @@ StatusOr<std::vector<float>> SafetensorsSet::ReadFloat(
   return file->ReadFloat(name, expected_shape);
 }
 
+StatusOr<std::vector<float>> SafetensorsSet::ReadFloatRows(
+    const std::string& name, int64_t row, int64_t rows,
+    std::span<const int64_t> expected_shape) const {
+  const SafetensorsFile* file = FileOf(name);
+  if (file == nullptr) return NotFound(source_ + ": missing tensor " + name);
+  return file->ReadFloatRows(name, row, rows, expected_shape);
+}
+
 }  // namespace otpu::models

@@ -20,6 +20,7 @@
 
 #include "host/card.h"
 #include "sim/board/sim_board.h"
+#include "sim/rtl/assert_switch.h"
 #include "sim/rtl/rtl_harness.h"
 #include "workloads/list.h"
 
@@ -126,7 +127,9 @@ int Main(int argc, char** argv) {
                      "workload to run (lens list)")(
       "max-cycles", po::value<int64_t>()->default_value(int64_t{1} << 40),
       "stop after this many core cycles (bare core)")(
-      "board", po::bool_switch(), "run on the board model (Card's whole run protocol)");
+      "board", po::bool_switch(), "run on the board model (Card's whole run protocol)")(
+      "assert-off", po::bool_switch(),
+      "do not evaluate the compiled-in SV assertions (their cost: scripts/bench_assert_cost.sh)");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -137,6 +140,7 @@ int Main(int argc, char** argv) {
   }
   const std::string name = vm["workload"].as<std::string>();
   const bool board = vm["board"].as<bool>();
+  if (vm["assert-off"].as<bool>()) rtl::SetAssertionsEvaluated(false);
   StatusOr<workloads::WorkloadRun> w = workloads::MakeWorkload(name, rtl::BuiltConfig());
   if (!w.ok()) {
     std::cerr << "speed_bench: " << w.status().message() << "\n";

@@ -79,7 +79,7 @@ class LensCliTest : public ::testing::Test {
 TEST_F(LensCliTest, ListNamesEveryWorkload) {
   Result r = Lens({"list"});
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("mlp-small  SwiGLU MLP"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("mlp-small       SwiGLU MLP"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("qwen-tiny"), std::string::npos) << r.out;
 }
 

@@ -19,7 +19,9 @@
 # callgrind for the bare core on mlp-small and mlp and for the board model with its run
 # protocol, their ratio, the same ratio on whole mlp with the trace streamed
 # (board_vs_bare_mlp_stream), native cycles/s, and a Qwen3-0.6B-shaped decode step's cycles
-# and wall seconds on the board model; OTPU_BENCH_QWEN06=0 skips that step). lens_bench also gives the
+# and wall seconds on the board model; OTPU_BENCH_QWEN06=0 skips that step); the SV assertions'
+# cost (scripts/bench_assert_cost.sh: callgrind instructions with and without --assert, as
+# "assert_cost".core.ratio and .board.ratio; .eval_ratio the part evaluating the checks takes). lens_bench also gives the
 # ratios of issue 23 measured in one run: decode + hw profile build against decode only
 # ("lens".trace_decode.build_over_decode_ratio), the profile write against RapidJSON +
 # libdeflate and the read against zlib's inflate + RapidJSON's parse on the same data
@@ -32,7 +34,7 @@
 # lens_page_bench, otpu-lens, board_bench, speed_bench, xdma_emu_bench, otpu-xdma-emu,
 # otpu-mkcheckpoint and otpu-regress when needed (build output on stderr) and prints one JSON
 # object {"lens": ..., "page": ..., "otpu_lens_record": ..., "board": ..., "xdma_emu": ...,
-# "otpu_lens_card": ..., "regress": ..., "sim_speed": ...} on stdout. Extra arguments go to
+# "otpu_lens_card": ..., "regress": ..., "sim_speed": ..., "assert_cost": ...} on stdout. Extra arguments go to
 # lens_bench (--workload NAME,
 # --decode-pos N, --instrs N, --seconds S, --rtl-pairs N, --dir DIR). OTPU_BUILD_DIR picks the
 # build directory.
@@ -77,11 +79,15 @@ card=$(scripts/bench_card_record.sh "$build")
 regress=$(scripts/bench_regress.sh "$build")
 # Host instructions per simulated cycle (callgrind), board/bare, the Qwen3-0.6B-shaped step.
 speed=$(scripts/bench_sim_speed.sh "$build")
+# The SV assertions' cost: callgrind instructions with --assert against a -DOTPU_RTL_ASSERT=OFF
+# build ($build-noassert) and against the checks switched off at run time, bare core and board
+# model on mlp-small, as ratios.
+assert_cost=$(scripts/bench_assert_cost.sh "$build")
 real=null
 if ((real_size)); then real=$(scripts/bench_real_size.sh "$build"); fi
 # The mutation check (scripts/mutate.py on regress/smoke.json): each one-line RTL bug of
 # scripts/mutations.tsv rebuilt in a scratch worktree and judged; tens of minutes, opt-in.
 mut=null
 if ((mutations)); then mut=$(scripts/mutate.py --matrix regress/smoke.json); fi
-printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s, "regress": %s, "sim_speed": %s, "real_size": %s, "mutations": %s}\n' \
-  "$lens" "$page" "$record" "$board" "$xdma" "$card" "$regress" "$speed" "$real" "$mut"
+printf '{"lens": %s, "page": %s, "otpu_lens_record": %s, "board": %s, "xdma_emu": %s, "otpu_lens_card": %s, "regress": %s, "sim_speed": %s, "assert_cost": %s, "real_size": %s, "mutations": %s}\n' \
+  "$lens" "$page" "$record" "$board" "$xdma" "$card" "$regress" "$speed" "$assert_cost" "$real" "$mut"

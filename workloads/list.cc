@@ -186,6 +186,11 @@ std::vector<WorkloadInfo> ListWorkloads() {
       {"random",
        "a random program for a seed (every unit instruction, loops, hazards) over random data; "
        "judged against the ISA simulator, no float64 reference"},
+      {"random-illegal",
+       "a short random program for a seed that ends in an illegal instruction (seed mod " +
+           std::to_string(IllegalKindCount()) +
+           " picks which legality error); judged by its error and outputs against the ISA "
+           "simulator"},
   };
 }
 
@@ -213,6 +218,7 @@ StatusOr<WorkloadRun> MakeWorkload(const std::string& name, const isa::Config& c
     }
     if (name == "qwen-tiny" || name == "qwen") return MakeQwen(name, cfg, opts);
     if (name == "random") return MakeRandomWorkload(cfg, opts.seed);
+    if (name == "random-illegal") return MakeRandomIllegalWorkload(cfg, opts.seed);
     std::string names;
     for (const WorkloadInfo& w : ListWorkloads()) names += (names.empty() ? "" : ", ") + w.name;
     return NotFound("unknown workload '" + name + "' (valid: " + names + ")");

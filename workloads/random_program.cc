@@ -443,6 +443,241 @@ std::vector<isa::Instr> InjectFault(const isa::Config& cfg, std::vector<isa::Ins
   return code;
 }
 
+namespace {
+
+// One illegal kind: its name and the instructions that end the program (before its HALT).
+struct IllegalKind {
+  const char* name;
+  std::vector<isa::Instr> (*make)(const isa::Config& cfg);
+};
+
+constexpr uint32_t kLegalDram = 1u << 20;  // a D-aligned DRAM address inside every memory
+
+isa::DmaOp LegalDma() {
+  isa::DmaOp d;
+  d.dram = isa::At(kLegalDram);
+  d.n = 4;
+  return d;
+}
+isa::MmOp LegalMm(const isa::Config& cfg) {
+  isa::MmOp mm;
+  mm.w = isa::At(kLegalDram);
+  mm.scales = isa::At(kLegalDram);
+  mm.n = 1;
+  mm.k = uint32_t(cfg.D);
+  mm.w_stride = uint32_t(cfg.D);
+  return mm;
+}
+isa::QactOp LegalQact(const isa::Config& cfg) {
+  isa::QactOp q;
+  q.k = uint32_t(cfg.D);
+  return q;
+}
+isa::QstOp LegalQst(const isa::Config& cfg) {
+  isa::QstOp q;
+  q.dst = isa::At(kLegalDram);
+  q.scales = isa::At(kLegalDram);
+  q.n = uint32_t(cfg.D);
+  return q;
+}
+uint32_t TopOfDram(const isa::Config& cfg, uint32_t below) {
+  return uint32_t(uint64_t(cfg.DRAM_BYTES) - below);
+}
+
+using Code = std::vector<isa::Instr>;
+
+// In the order of the checks (and of otpu_core_pkg::err_e where one check is one cause).
+const std::vector<IllegalKind>& IllegalKinds() {
+  static const std::vector<IllegalKind> kinds = {
+      {"undefined opcode", [](const isa::Config&) {
+         isa::Instr bad;
+         bad.w[0] = 0x7Fu;
+         return Code{bad};
+       }},
+      {"no HALT (running past the end)", [](const isa::Config&) { return Code{}; }},
+      {"undefined VOP function", [](const isa::Config&) {
+         isa::Instr bad = isa::EncodeVop(isa::VopOp{});
+         bad.w[4] = (bad.w[4] & ~0xFFu) | 14u;
+         return Code{bad};
+       }},
+      {"MM weight format 3", [](const isa::Config& cfg) {
+         isa::Instr bad = isa::EncodeMm(LegalMm(cfg));
+         bad.w[0] |= 0x0Cu << 24;
+         return Code{bad};
+       }},
+      // LD / ST
+      {"LD with n = 0", [](const isa::Config&) {
+         isa::DmaOp d = LegalDma();
+         d.n = 0;
+         return Code{isa::EncodeLd(d)};
+       }},
+      {"ST to a misaligned DRAM address", [](const isa::Config&) {
+         isa::DmaOp d = LegalDma();
+         d.dram = isa::At(kLegalDram + 2);
+         return Code{isa::EncodeSt(d)};
+       }},
+      {"LD past the end of TMEM", [](const isa::Config& cfg) {
+         isa::DmaOp d = LegalDma();
+         d.tmem = isa::At(cfg.TMEM_WORDS - 2);
+         return Code{isa::EncodeLd(d)};
+       }},
+      {"ST past the end of DRAM", [](const isa::Config& cfg) {
+         isa::DmaOp d = LegalDma();
+         d.dram = isa::At(TopOfDram(cfg, 8));
+         return Code{isa::EncodeSt(d)};
+       }},
+      // MM, in the order of its checks
+      {"MM with n = 0", [](const isa::Config& cfg) {
+         isa::MmOp mm = LegalMm(cfg);
+         mm.n = 0;
+         return Code{isa::EncodeMm(mm)};
+       }},
+      {"MM with k not a multiple of D", [](const isa::Config& cfg) {
+         isa::MmOp mm = LegalMm(cfg);
+         mm.k = uint32_t(cfg.D) + 4;
+         return Code{isa::EncodeMm(mm)};
+       }},
+      {"MM past the last ACT RAM row", [](const isa::Config& cfg) {
+         isa::MmOp mm = LegalMm(cfg);
+         mm.m = 2;
+         mm.act_row = uint32_t(cfg.ACT_ROWS) - 1;
+         return Code{isa::EncodeMm(mm)};
+       }},
+      {"MM with W not D-aligned", [](const isa::Config& cfg) {
+         isa::MmOp mm = LegalMm(cfg);
+         mm.w = isa::At(kLegalDram + 4);
+         return Code{isa::EncodeMm(mm)};
+       }},
+      {"MM with a W stride not a multiple of D", [](const isa::Config& cfg) {
+         isa::MmOp mm = LegalMm(cfg);
+         mm.w_stride = uint32_t(cfg.D) + 4;
+         return Code{isa::EncodeMm(mm)};
+       }},
+      {"MM with a W stride shorter than a W row", [](const isa::Config& cfg) {
+         isa::MmOp mm = LegalMm(cfg);
+         mm.k = 2 * uint32_t(cfg.D);
+         return Code{isa::EncodeMm(mm)};
+       }},
+      {"MM with misaligned scales", [](const isa::Config& cfg) {
+         isa::MmOp mm = LegalMm(cfg);
+         mm.scales = isa::At(kLegalDram + 2);
+         return Code{isa::EncodeMm(mm)};
+       }},
+      {"MM past the end of TMEM", [](const isa::Config& cfg) {
+         isa::MmOp mm = LegalMm(cfg);
+         mm.n = 4;
+         mm.out = isa::At(cfg.TMEM_WORDS - 1);
+         return Code{isa::EncodeMm(mm)};
+       }},
+      {"MM with W past the end of DRAM", [](const isa::Config& cfg) {
+         isa::MmOp mm = LegalMm(cfg);
+         mm.n = 2;
+         mm.w = isa::At(TopOfDram(cfg, uint32_t(cfg.D)));
+         return Code{isa::EncodeMm(mm)};
+       }},
+      // QACT
+      {"QACT with k = 0", [](const isa::Config& cfg) {
+         isa::QactOp q = LegalQact(cfg);
+         q.k = 0;
+         return Code{isa::EncodeQact(q)};
+       }},
+      {"QACT with k not a multiple of D", [](const isa::Config& cfg) {
+         isa::QactOp q = LegalQact(cfg);
+         q.k = uint32_t(cfg.D) + 4;
+         return Code{isa::EncodeQact(q)};
+       }},
+      {"QACT past the last ACT RAM row", [](const isa::Config& cfg) {
+         isa::QactOp q = LegalQact(cfg);
+         q.rows = 2;
+         q.act_row = uint32_t(cfg.ACT_ROWS) - 1;
+         return Code{isa::EncodeQact(q)};
+       }},
+      {"QACT past the end of TMEM", [](const isa::Config& cfg) {
+         isa::QactOp q = LegalQact(cfg);
+         q.src = isa::At(cfg.TMEM_WORDS - uint32_t(cfg.D) / 2);
+         return Code{isa::EncodeQact(q)};
+       }},
+      // QST
+      {"QST with n = 0", [](const isa::Config& cfg) {
+         isa::QstOp q = LegalQst(cfg);
+         q.n = 0;
+         return Code{isa::EncodeQst(q)};
+       }},
+      {"QST with n not a multiple of D", [](const isa::Config& cfg) {
+         isa::QstOp q = LegalQst(cfg);
+         q.n = uint32_t(cfg.D) + 1;
+         return Code{isa::EncodeQst(q)};
+       }},
+      {"QST with an element stride of 0", [](const isa::Config& cfg) {
+         isa::QstOp q = LegalQst(cfg);
+         q.elem_stride = 0;
+         return Code{isa::EncodeQst(q)};
+       }},
+      {"QST with misaligned scales", [](const isa::Config& cfg) {
+         isa::QstOp q = LegalQst(cfg);
+         q.scales = isa::At(kLegalDram + 2);
+         return Code{isa::EncodeQst(q)};
+       }},
+      {"QST past the end of TMEM", [](const isa::Config& cfg) {
+         isa::QstOp q = LegalQst(cfg);
+         q.src = isa::At(cfg.TMEM_WORDS - 1);
+         return Code{isa::EncodeQst(q)};
+       }},
+      {"QST past the end of DRAM", [](const isa::Config& cfg) {
+         isa::QstOp q = LegalQst(cfg);
+         q.dst = isa::At(TopOfDram(cfg, 4));
+         return Code{isa::EncodeQst(q)};
+       }},
+      // VOP
+      {"VOP with n = 0", [](const isa::Config&) {
+         isa::VopOp v;
+         v.n = 0;
+         return Code{isa::EncodeVop(v)};
+       }},
+      {"VOP past the end of TMEM", [](const isa::Config& cfg) {
+         isa::VopOp v;
+         v.dst = isa::At(cfg.TMEM_WORDS);
+         return Code{isa::EncodeVop(v)};
+       }},
+      // LOOP
+      {"LOOP body of 0", [](const isa::Config&) {
+         return Code{isa::EncodeLoop({isa::At(1), 0})};
+       }},
+      {"LOOP nested 5 deep", [](const isa::Config&) {
+         Code nest;
+         for (uint32_t i = 0; i < 5; ++i) nest.push_back(isa::EncodeLoop({isa::At(1), 5 - i}));
+         nest.push_back(isa::EncodeNop());
+         return nest;
+       }},
+      {"LOOP body past the end of its enclosing body", [](const isa::Config&) {
+         return Code{isa::EncodeLoop({isa::At(1), 2}), isa::EncodeLoop({isa::At(1), 3}),
+                     isa::EncodeNop(), isa::EncodeNop(), isa::EncodeNop()};
+       }},
+      {"LOOP body past the end of the program", [](const isa::Config&) {
+         return Code{isa::EncodeLoop({isa::At(1), 2})};  // the HALT and one past it
+       }},
+  };
+  return kinds;
+}
+
+}  // namespace
+
+int IllegalKindCount() { return int(IllegalKinds().size()); }
+
+std::vector<isa::Instr> EndInIllegal(const isa::Config& cfg, std::vector<isa::Instr> code,
+                                     int kind, std::string* what) {
+  OTPU_CHECK(!code.empty() && kind >= 0 && kind < IllegalKindCount());
+  const IllegalKind& k = IllegalKinds()[size_t(kind)];
+  *what = k.name;
+  const Code bad = k.make(cfg);
+  if (bad.empty()) {  // running past the end: the HALT goes
+    code.back() = isa::EncodeNop();
+    return code;
+  }
+  code.insert(code.end() - 1, bad.begin(), bad.end());
+  return code;
+}
+
 std::string Listing(const std::vector<isa::Instr>& code) {
   std::string out;
   for (size_t pc = 0; pc < code.size(); ++pc) {

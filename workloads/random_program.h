@@ -56,6 +56,17 @@ void FillRandomDram(uint64_t seed, uint32_t bytes, SparseMemory* dram, uint64_t 
 std::vector<isa::Instr> InjectFault(const isa::Config& cfg, std::vector<isa::Instr> code,
                                     uint64_t seed, std::string* what);
 
+// The illegal instructions a program can end in: one for each legality check the sequencer
+// makes (rtl/core/otpu_seq_check.sv's branches and otpu_seq.sv's LOOP and end checks), so every
+// error cause of docs/isa.md "Errors" and every check that raises it.
+int IllegalKindCount();
+// `code` (legal, ending with HALT) made to end in illegal kind `kind` (0 ..
+// IllegalKindCount() - 1): the illegal instruction (or LOOP nest) goes just before the HALT,
+// or the HALT becomes a NOP (running past the end). Operands are immediates (register R0), so
+// the effective operands are the ones named. `what` gets a name such as "LD past the end of TMEM".
+std::vector<isa::Instr> EndInIllegal(const isa::Config& cfg, std::vector<isa::Instr> code,
+                                     int kind, std::string* what);
+
 // One line per instruction ("12: LD 1x8 d0x40 -> t16"), for failure messages.
 std::string Listing(const std::vector<isa::Instr>& code);
 

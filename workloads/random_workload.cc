@@ -27,16 +27,21 @@ RandomProgramOptions RandomWorkloadOptions(const isa::Config& cfg, uint64_t seed
   return o;
 }
 
-StatusOr<WorkloadRun> MakeRandomWorkload(const isa::Config& cfg, uint64_t seed) {
-  const RandomProgramOptions o = RandomWorkloadOptions(cfg, seed);
-  RandomProgram p = MakeRandomProgram(cfg, o);
+namespace {
+
+// The workload `name` of program `p` (generated with `o` for `seed`): the seed's data in its
+// DRAM region, one traced step with the program's ARGs, the region as the outputs, and a check
+// that reports `what` (" (N instructions)" is added after the name and seed).
+StatusOr<WorkloadRun> WorkloadOf(const isa::Config& cfg, const std::string& name, uint64_t seed,
+                                 const RandomProgramOptions& o, RandomProgram p,
+                                 const std::string& what) {
   if (p.code.size() > cfg.IMEM_WORDS) {
-    return InvalidArgument("random program of seed " + std::to_string(seed) + " has " +
+    return InvalidArgument(name + " program of seed " + std::to_string(seed) + " has " +
                            std::to_string(p.code.size()) + " instructions, IMEM holds " +
                            std::to_string(cfg.IMEM_WORDS));
   }
   WorkloadRun run;
-  run.name = "random";
+  run.name = name;
   run.config = cfg;
   run.image = SparseMemory(cfg.DRAM_BYTES);
   FillRandomDram(seed, o.dram_bytes, &run.image, o.dram_base);
@@ -45,11 +50,29 @@ StatusOr<WorkloadRun> MakeRandomWorkload(const isa::Config& cfg, uint64_t seed) 
   run.program.comment.assign(run.program.code.size(), "");
   run.steps = {Step{.args = p.args, .traced = true}};
   run.outputs = {{o.dram_base, o.dram_bytes}};
-  const std::string detail = "random program of seed " + std::to_string(seed) + " (" +
-                             std::to_string(run.program.size()) +
-                             " instructions): no float64 reference, the ISA simulator is the judge";
+  const std::string detail = name + " program of seed " + std::to_string(seed) + " (" +
+                             std::to_string(run.program.size()) + " instructions)" + what;
   run.check = [detail](const SparseMemory&) { return CheckReport{0, 0, detail}; };
   return run;
+}
+
+}  // namespace
+
+StatusOr<WorkloadRun> MakeRandomWorkload(const isa::Config& cfg, uint64_t seed) {
+  const RandomProgramOptions o = RandomWorkloadOptions(cfg, seed);
+  return WorkloadOf(cfg, "random", seed, o, MakeRandomProgram(cfg, o),
+                    ": no float64 reference, the ISA simulator is the judge");
+}
+
+StatusOr<WorkloadRun> MakeRandomIllegalWorkload(const isa::Config& cfg, uint64_t seed) {
+  RandomProgramOptions o = RandomWorkloadOptions(cfg, seed);
+  o.segments = 8;  // a short legal prefix: the cell is about its end
+  RandomProgram p = MakeRandomProgram(cfg, o);
+  std::string fault;
+  const int kind = int(seed % uint64_t(IllegalKindCount()));
+  p.code = EndInIllegal(cfg, std::move(p.code), kind, &fault);
+  return WorkloadOf(cfg, "random-illegal", seed, o, std::move(p),
+                    " ends in " + fault + " (kind " + std::to_string(kind) + ")");
 }
 
 }  // namespace otpu::workloads

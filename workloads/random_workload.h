@@ -24,6 +24,13 @@ RandomProgramOptions RandomWorkloadOptions(const isa::Config& cfg, uint64_t seed
 // the program does not fit IMEM.
 StatusOr<WorkloadRun> MakeRandomWorkload(const isa::Config& cfg, uint64_t seed);
 
+// The `random-illegal` workload of `seed`: a shorter random program of the same generator
+// (its own data) that ends in illegal kind `seed mod IllegalKindCount()`
+// (workloads/random_program.h EndInIllegal), so consecutive seeds end in every legality error
+// of docs/isa.md "Errors". The run stops with ERROR: the regression judges the error (pc and
+// cause) and the outputs against the ISA simulator's (docs/regress.md "Illegal programs").
+StatusOr<WorkloadRun> MakeRandomIllegalWorkload(const isa::Config& cfg, uint64_t seed);
+
 }  // namespace otpu::workloads
 
 #endif  // OTPU_WORKLOADS_RANDOM_WORKLOAD_H_

@@ -1,5 +1,6 @@
 #include "lens/cli/commands.h"
 
+#include <algorithm>
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -74,8 +75,11 @@ namespace {
 
 int List(const std::string& prog, const std::vector<std::string>& args) {
   if (!args.empty()) return Fail(kExitUsage, prog + " list: unexpected argument '" + args[0] + "'");
-  for (const workloads::WorkloadInfo& w : workloads::ListWorkloads()) {
-    std::printf("%-10s %s\n", w.name.c_str(), w.description.c_str());
+  const std::vector<workloads::WorkloadInfo> list = workloads::ListWorkloads();
+  int width = 0;  // the longest name: the descriptions start in one column
+  for (const workloads::WorkloadInfo& w : list) width = std::max(width, int(w.name.size()));
+  for (const workloads::WorkloadInfo& w : list) {
+    std::printf("%-*s  %s\n", width, w.name.c_str(), w.description.c_str());
   }
   return kExitOk;
 }

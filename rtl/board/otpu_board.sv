@@ -45,10 +45,15 @@ module otpu_board
   output logic [31:0]                      reg_rdata_o,
   // Trace DMA window: records [8 win_beat, 8 win_beat + 8), valid the cycle after
   input  logic [DepthW-4:0]                trace_win_beat_i,
+  input  logic                             trace_win_rd_i,  // the host reads the beat (checks)
   output logic [7:0][63:0]                 trace_win_data_o,
   // The DRAM reports an access error (a one-cycle pulse is enough: STATUS.AXI_ERR is sticky)
   input  logic                             axi_err_i,
   output logic                             running_o,
+  // The core's error pc and cause (otpu_core_pkg::err_e) after an illegal instruction, for the
+  // models (the regression's random-illegal cells): the register map has only STATUS.ERROR.
+  output logic [15:0]                      error_pc_o,
+  output err_e                             error_cause_o,
   // DRAM port B: D-byte chunks (the core's port, or the loader's reads)
   output logic                             b_rd_valid_o,
   input  logic                             b_rd_ready_i,
@@ -239,8 +244,6 @@ module otpu_board
   logic [LANES-1:0][31:0] unused_tm_rdata;
   logic [D*8-1:0]         unused_act_data;
   logic [31:0]            unused_act_scale;
-  logic [15:0]            unused_error_pc;
-  err_e                   unused_error_cause;
 
   otpu_core #(
     .D         (D),
@@ -268,8 +271,8 @@ module otpu_board
     .running_o        (running),
     .halted_o         (halted),
     .error_o          (error),
-    .error_pc_o       (unused_error_pc),
-    .error_cause_o    (unused_error_cause),
+    .error_pc_o,
+    .error_cause_o,
     .cycle_o          (cycle),
     .retired_o        (retired),
     .version_o        (version),
@@ -379,6 +382,105 @@ module otpu_board
       if (selftest_on && running) begin
         BoardAssertSelfTest: assert (cycle != selftest_cycle)
           else $error("otpu_board: the assertion self-test fails at run cycle %0d", cycle);
+      end
+    end
+  end
+
+  //////////////////////////////////////////
+  // Reserved fields are zero (assertions) //
+  //////////////////////////////////////////
+
+  // What the board hands the host: register reads (docs/registers.md: bits a register does
+  // not list read 0) and trace records (docs/trace.md "Records": bits not listed are 0). The
+  // instructions' unused bits are the program's to keep 0: the ISA ignores them (docs/isa.md
+  // "Encoding"), so the sequencer neither checks nor flags them.
+  // A self-test sets a reserved bit in what the checks see, not in what the host reads:
+  // +otpu_reserved_selftest=1 STATUS bit 8, =2 bit 56 of each D record read through the window.
+  logic rsvd_selftest_reg, rsvd_selftest_win;
+  initial begin
+    logic [31:0] v;
+    v = '0;
+    if ($value$plusargs("otpu_reserved_selftest=%d", v) == 0) v = '0;
+    rsvd_selftest_reg = v == 32'd1;
+    rsvd_selftest_win = v == 32'd2;
+  end
+
+  // The bits of a register read the map defines (v1 boards read UNMAPPED above 0x038).
+  function automatic logic [31:0] reg_defined(logic [11:0] a);
+    logic [31:0] m;
+    m = '1;
+    case (a)
+      REG_CTRL:       m = 32'h0000_0001;
+      REG_STATUS:     m = STATUS_HALTED | STATUS_ERROR | STATUS_LOADING | STATUS_WR_IDLE |
+                          STATUS_AXI_ERR | STATUS_RUNNING;
+      REG_PROG_ADDR:  m = ~32'(D - 1);
+      REG_PROG_N:     m = 32'h0000_FFFF;
+      REG_CAPS:       m = regmap_v1_i ? '1 : 32'h00FF_FF17;
+      REG_TRACE_CTRL: m = regmap_v1_i ? '1 : 32'h0000_001D;
+      REG_TRACE_ADDR: m = regmap_v1_i ? '1 : 32'((64'd1 << DepthW) - 64'd1);
+      default:        m = '1;
+    endcase
+    return m;
+  endfunction
+
+  // The bits of a trace record its type defines (workloads/isa/trace_records.h DefinedBits);
+  // none for type 0 (a buffer entry never written reads 0) or an undefined type.
+  function automatic logic [63:0] record_defined(logic [3:0] t);
+    logic [63:0] m;
+    case (t)
+      REC_DISPATCH:              m = 64'hF0F0_FFFF_FFFF_FFFF;
+      REC_OPERANDS:              m = 64'hF01F_FFFF_FFFF_FFFF;
+      REC_START:                 m = 64'hF0FF_FFFF_FFFF_FFFF;
+      REC_READY, REC_HALT:       m = 64'hF000_0000_FFFF_FFFF;
+      REC_RELEASE, REC_END:      m = 64'hF0F0_0000_FFFF_FFFF;
+      REC_UNIT:                  m = 64'hF00F_0000_FFFF_FFFF;
+      REC_WINDOW_P, REC_WINDOW_Q: m = 64'hF0FF_FFFF_FFFF_FFFF;
+      REC_VALUE:                 m = 64'hFF00_0000_FFFF_FFFF;
+      default:                   m = 64'h0;
+    endcase
+    return m;
+  endfunction
+
+  // Entry k of the window beat on trace_win_data_o as the check sees it, and its reserved bits.
+  function automatic logic [63:0] win_seen(int k);
+    logic [63:0] r;
+    r = trace_win_data_o[k];
+    return r | (rsvd_selftest_win && r[63:60] == REC_DISPATCH ? 64'd1 << 56 : 64'd0);
+  endfunction
+  function automatic logic [63:0] win_reserved(int k);
+    logic [63:0] r;
+    r = win_seen(k);
+    return r & ~record_defined(r[63:60]);
+  endfunction
+
+  logic [11:0] rd_addr_q;
+  logic        win_rd_q;
+  logic [31:0] rd_seen;
+  assign rd_seen = reg_rdata_o | (rsvd_selftest_reg && rd_addr_q == REG_STATUS ? 32'h100 : 32'h0);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_addr_q <= '0;
+      win_rd_q  <= 1'b0;
+    end else begin
+      if (reg_valid_i && !reg_we_i) rd_addr_q <= reg_addr_i;
+      win_rd_q <= trace_win_rd_i;
+      if (reg_rvalid_o) begin
+        RegReservedBitsZero: assert ((rd_seen & ~reg_defined(rd_addr_q)) == '0)
+          else $error("otpu_board: register 0x%03x read 0x%08x, reserved bits 0x%08x set",
+                      rd_addr_q, rd_seen, rd_seen & ~reg_defined(rd_addr_q));
+        if (!regmap_v1_i && rd_addr_q == REG_TRACE_HI) begin
+          TraceRecordReservedBitsZero: assert ((tr_data & ~record_defined(tr_data[63:60])) == '0)
+            else $error("otpu_board: trace record 0x%016x (TRACE_LO/HI) has reserved bits 0x%016x set",
+                        tr_data, tr_data & ~record_defined(tr_data[63:60]));
+        end
+      end
+      // The beat read in the previous cycle is on trace_win_data_o.
+      if (win_rd_q) begin
+        for (int k = 0; k < 8; k++) begin
+          TraceWindowReservedBitsZero: assert (win_reserved(k) == '0)
+            else $error("otpu_board: trace record 0x%016x (window beat, entry %0d) has reserved bits 0x%016x set",
+                        win_seen(k), k, win_reserved(k));
+        end
       end
     end
   end

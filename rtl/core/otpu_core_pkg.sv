@@ -74,17 +74,20 @@ package otpu_core_pkg;
   // writes, [2] port-A MXU reads, [3] QUANT writes (the run totals' order, and the window
   // columns BM BD AM AQ).
   function automatic logic [1:0] act_port(act_t a, int i);
+    logic [1:0] r;
     logic unused_a;
     unused_a = ^{a.busy, a.deny, a.b_wait, a.a_wait, a.mxu_starve, a.mxu_bp, a.fifo_level};
     // A plain case: the items are distinct constants, and a unique case is checked at run time
     // under --assert at every call (this one is inlined hundreds of times; docs/regress.md
     // "Assertion cost").
+    // Each arm assigns and the function returns once, so that Verilator counts the arms.
     case (i)
-      0:       return 2'(a.b_rd_mxu);
-      1:       return 2'(a.b_rd_dma) + 2'(a.b_wr_dma);
-      2:       return 2'(a.a_mxu);
-      default: return 2'(a.a_quant);
+      0:       r = 2'(a.b_rd_mxu);
+      1:       r = 2'(a.b_rd_dma) + 2'(a.b_wr_dma);
+      2:       r = 2'(a.a_mxu);
+      default: r = 2'(a.a_quant);
     endcase
+    return r;
   endfunction
 
   // Per-window counter columns (docs/profile.md "buckets"; P then Q records of SPEC 5).

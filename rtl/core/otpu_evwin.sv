@@ -31,28 +31,32 @@ module otpu_evwin
   // window's last cycle it runs once a cycle. Per column, so that no wide value is passed (a
   // simulator clears a wide argument or result at every call; docs/rtl.md "Simulation speed").
   function automatic logic [1:0] inc_at(act_t u, act_t p, int c);
+    logic [1:0] r;
     logic unused_fields;
     // FF is a column of its own, not a count; u carries no port bits, p no unit bits.
     unused_fields = ^{u.fifo_level, u.b_rd_mxu, u.b_rd_dma, u.b_wr_dma, u.a_mxu, u.a_quant,
                       u.b_wait, u.a_wait, p.busy, p.deny, p.mxu_starve, p.mxu_bp, p.fifo_level};
     // A plain case: distinct constant items; a unique case costs a run-time check per call
     // under --assert (docs/regress.md "Assertion cost").
+    // Each arm assigns and the function returns once: Verilator 5.006 counts no coverage point
+    // on a case arm that returns (docs/regress.md "Code coverage").
     case (c)
-      WC_BM:   return act_port(p, 0);
-      WC_BD:   return act_port(p, 1);
-      WC_AM:   return act_port(p, 2);
-      WC_AQ:   return act_port(p, 3);
-      WC_MX:   return 2'(u.busy[U_MXU]);
-      WC_FM:   return 2'(u.deny[U_MXU]);
-      WC_FQ:   return 2'(u.deny[U_QUANT]);
-      WC_FV:   return 2'(u.deny[U_VPU]);
-      WC_BS:   return 2'(p.b_wait);
-      WC_AS:   return 2'(p.a_wait);
-      WC_MS:   return 2'(u.mxu_starve);
-      WC_MB:   return 2'(u.mxu_bp);
-      WC_LD:   return 2'(u.busy[U_DMA]);
-      default: return 2'd0;
+      WC_BM:   r = act_port(p, 0);
+      WC_BD:   r = act_port(p, 1);
+      WC_AM:   r = act_port(p, 2);
+      WC_AQ:   r = act_port(p, 3);
+      WC_MX:   r = 2'(u.busy[U_MXU]);
+      WC_FM:   r = 2'(u.deny[U_MXU]);
+      WC_FQ:   r = 2'(u.deny[U_QUANT]);
+      WC_FV:   r = 2'(u.deny[U_VPU]);
+      WC_BS:   r = 2'(p.b_wait);
+      WC_AS:   r = 2'(p.a_wait);
+      WC_MS:   r = 2'(u.mxu_starve);
+      WC_MB:   r = 2'(u.mxu_bp);
+      WC_LD:   r = 2'(u.busy[U_DMA]);
+      default: r = 2'd0;
     endcase
+    return r;
   endfunction
 
   // Columns most cycles add nothing to (TMEM refusals, port waits, DMA and QUANT transfers),

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/board/board_model.h"
+#include "sim/rtl/assert_switch.h"
 #include "sim/rtl/assertions.h"
 #include "sim/rtl/verilated_ports.h"
 #include "verilated.h"
@@ -59,6 +60,7 @@ inline Status WriteLiveCoverage(const std::string& path) {
 // A context for a model about to be made: waves need traceEverOn before the model exists.
 inline std::unique_ptr<VerilatedContext> MakeContext(bool instrumented) {
   auto c = std::make_unique<VerilatedContext>();
+  c->assertOn(rtl::AssertionsEvaluated());
 #if OTPU_BOARD_INSTRUMENTED
   if (instrumented && !BoardModel::Waves().path.empty()) c->traceEverOn(true);
 #else
@@ -104,6 +106,7 @@ class VerilatedBoardModel final : public BoardModel {
     top_->reg_we_i = 0;
     top_->axi_err_i = 0;
     top_->trace_win_beat_i = 0;
+    top_->trace_win_rd_i = 0;
     rtl::ports::DriveIdle(top_.get());
     // Reset for two cycles with the memory idle; the model's clock starts after it.
     top_->rst_ni = 0;
@@ -160,6 +163,7 @@ class VerilatedBoardModel final : public BoardModel {
     size_t i = 0;
     while (i < n) {
       top_->trace_win_beat_i = uint32_t(beat);
+      top_->trace_win_rd_i = 1;  // the board checks the beat's records (reserved bits zero)
       Cycle(false, false, 0, 0, nullptr);  // the beat is on trace_win_data_o after the edge
       for (int k = skip; k < 8 && i < n; ++k) {
         out[i++] = uint64_t(rtl::ports::Word(top_->trace_win_data_o, 2 * k)) |
@@ -168,6 +172,7 @@ class VerilatedBoardModel final : public BoardModel {
       skip = 0;
       beat = (beat + 1) % beats;
     }
+    top_->trace_win_rd_i = 0;
   }
 
   int64_t cycle() const override { return cycle_; }
@@ -242,6 +247,9 @@ class VerilatedBoardModel final : public BoardModel {
     ++cycle_;
     if (run_ends) {
       in_run_ = false;
+      if (top_->error_cause_o != 0) {  // ERR_NONE = 0
+        for (rtl::ClockHook* h : hooks_) h->OnRunError(top_->error_pc_o, int(top_->error_cause_o));
+      }
       for (rtl::ClockHook* h : hooks_) h->OnRunEnd();
     }
 

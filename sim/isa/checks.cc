@@ -159,4 +159,46 @@ Status CheckVop(const isa::VopOp& op, uint32_t fn_bits, const isa::Config& cfg,
   return OkStatus();
 }
 
+int ErrorCauseOf(const std::string& m) {
+  auto has = [&](const char* s) { return m.find(s) != std::string::npos; };
+  if (has("opcode")) return 1;
+  if (has("ran past the end")) return 2;
+  if (has("VOP function")) return 3;
+  if (has("weight format")) return 4;
+  if (has("must be at least 1")) return 5;
+  if (has("not a multiple of")) return 6;
+  if (has("aligned")) return 7;
+  if (has("shorter than a W row")) return 8;
+  if (has("lie outside TMEM")) return 9;
+  if (has("lie outside DRAM")) return 10;
+  if (has("lie outside ACT RAM")) return 11;
+  if (has("LOOP body of 0")) return 12;
+  if (has("LOOP nested")) return 13;
+  if (has("enclosing body")) return 14;
+  if (has("runs past the end of the program")) return 15;
+  return 0;
+}
+
+const char* ErrorCauseName(int cause) {
+  switch (cause) {
+    case 0: return "no error";
+    case 1: return "opcode is not defined";
+    case 2: return "ran past the end of the program without HALT";
+    case 3: return "VOP function is not defined";
+    case 4: return "weight format is not defined";
+    case 5: return "a shape field is 0";
+    case 6: return "a size or stride is not a multiple of D";
+    case 7: return "a DRAM address or stride is misaligned";
+    case 8: return "W row stride is shorter than a W row";
+    case 9: return "a TMEM range lies outside TMEM";
+    case 10: return "a DRAM range lies outside DRAM";
+    case 11: return "an ACT RAM range lies outside ACT RAM";
+    case 12: return "LOOP body of 0 instructions";
+    case 13: return "LOOP nested more than 4 deep";
+    case 14: return "LOOP body runs past the end of its enclosing body";
+    case 15: return "LOOP body runs past the end of the program";
+    default: return "unknown cause";
+  }
+}
+
 }  // namespace otpu::sim

@@ -6,6 +6,7 @@
 #define OTPU_SIM_ISA_CHECKS_H_
 
 #include <cstdint>
+#include <string>
 
 #include "base/status.h"
 #include "workloads/isa/config.h"
@@ -35,6 +36,14 @@ Status CheckVop(const isa::VopOp& op, uint32_t fn_bits, const isa::Config& cfg,
 // reductions read no B). Unread operands are not range-checked.
 bool VopReadsA(isa::VopFn fn);
 bool VopReadsB(isa::VopFn fn);
+
+// The cause number of an IsaSim::Run error message as the RTL numbers it (otpu_core_pkg::err_e:
+// 1 opcode, 2 past the end, 3 VOP function, 4 weight format, 5 zero, 6 multiple, 7 alignment,
+// 8 W stride, 9 TMEM, 10 DRAM, 11 ACT RAM, 12..15 LOOP body, depth, nest, end); 0 when the
+// message is none of them.
+int ErrorCauseOf(const std::string& message);
+// What such a cause means ("a TMEM range lies outside TMEM"); "no error" for 0.
+const char* ErrorCauseName(int cause);
 
 }  // namespace otpu::sim
 

@@ -90,6 +90,13 @@ class ClockHook {
   virtual void OnClock(const CoreCycle& cycle) = 0;
   // The run stopped (halt, error or cycle limit), after its last OnClock.
   virtual void OnRunEnd() {}
+  // The run stopped at an illegal instruction: the core's error pc and cause
+  // (otpu_core_pkg::err_e, sim/isa/checks.h ErrorCause), just before OnRunEnd. Board models
+  // only (the board's register map has STATUS.ERROR alone).
+  virtual void OnRunError(uint32_t pc, int cause) {
+    (void)pc;
+    (void)cause;
+  }
   // An SV assertion failed (sim/rtl/assertions.h), after the cycle it failed in.
   virtual void OnAssertion(const AssertionFailure& failure) { (void)failure; }
 };

@@ -5,35 +5,11 @@
 #include <bit>
 #include <chrono>
 
+#include "sim/isa/checks.h"
 #include "sim/rtl/core_model.h"
 #include "workloads/isa/disasm.h"
 
 namespace otpu::rtl {
-namespace {
-
-// What each error cause of the core (otpu_core_pkg::err_e) means.
-const char* CauseText(int cause) {
-  switch (cause) {
-    case 1: return "opcode is not defined";
-    case 2: return "ran past the end of the program without HALT";
-    case 3: return "VOP function is not defined";
-    case 4: return "weight format is not defined";
-    case 5: return "a shape field is 0";
-    case 6: return "a size or stride is not a multiple of D";
-    case 7: return "a DRAM address or stride is misaligned";
-    case 8: return "W row stride is shorter than a W row";
-    case 9: return "a TMEM range lies outside TMEM";
-    case 10: return "a DRAM range lies outside DRAM";
-    case 11: return "an ACT RAM range lies outside ACT RAM";
-    case 12: return "LOOP body of 0 instructions";
-    case 13: return "LOOP nested more than 4 deep";
-    case 14: return "LOOP body runs past the end of its enclosing body";
-    case 15: return "LOOP body runs past the end of the program";
-    default: return "unknown cause";
-  }
-}
-
-}  // namespace
 
 const char* StopName(Stop stop) {
   switch (stop) {
@@ -175,7 +151,7 @@ StatusOr<RtlRun> RtlHarness::Run(SparseMemory* dram, const RtlRunOptions& opts) 
     run.error_cause = model_->error_cause();
     const std::string name =
         run.error_pc < code_.size() ? " (" + isa::InstrName(code_[run.error_pc]) + ")" : "";
-    run.error = "pc " + std::to_string(run.error_pc) + name + ": " + CauseText(run.error_cause);
+    run.error = "pc " + std::to_string(run.error_pc) + name + ": " + sim::ErrorCauseName(run.error_cause);
   }
   return run;
 }

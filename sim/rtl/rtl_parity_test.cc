@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "sim/isa/checks.h"
 #include "sim/isa/isa_sim.h"
 #include "workloads/random_program.h"
 #include "sim/rtl/rtl_harness.h"
@@ -58,28 +59,6 @@ std::string Timeline(const trace::RunEvents& ev) {
 // Every unit instruction kind.
 std::vector<Opcode> AllKinds() {
   return {Opcode::kLD, Opcode::kST, Opcode::kVOP, Opcode::kQACT, Opcode::kQST, Opcode::kMM};
-}
-
-// The class of an ISA simulator error message, as the RTL's error cause numbers it
-// (otpu_core_pkg::err_e); 0 when the message is none of them.
-int CauseOf(const std::string& m) {
-  auto has = [&](const char* s) { return m.find(s) != std::string::npos; };
-  if (has("opcode")) return 1;
-  if (has("ran past the end")) return 2;
-  if (has("VOP function")) return 3;
-  if (has("weight format")) return 4;
-  if (has("must be at least 1")) return 5;
-  if (has("not a multiple of")) return 6;
-  if (has("aligned")) return 7;
-  if (has("shorter than a W row")) return 8;
-  if (has("lie outside TMEM")) return 9;
-  if (has("lie outside DRAM")) return 10;
-  if (has("lie outside ACT RAM")) return 11;
-  if (has("LOOP body of 0")) return 12;
-  if (has("LOOP nested")) return 13;
-  if (has("enclosing body")) return 14;
-  if (has("runs past the end of the program")) return 15;
-  return 0;
 }
 
 struct Case {
@@ -149,9 +128,9 @@ std::string Compare(const Case& c, int* cause) {
   } else {
     const std::string& msg = want.status().message();
     const uint32_t pc = uint32_t(std::stoul(msg.substr(3)));
-    *cause = CauseOf(msg);
+    *cause = sim::ErrorCauseOf(msg);
     if (got->stop != Stop::kError || got->error_pc != pc ||
-        got->error_cause != CauseOf(msg)) {
+        got->error_cause != sim::ErrorCauseOf(msg)) {
       return std::string("ISA: ") + msg + "; RTL: " + StopName(got->stop) + " " + got->error +
              " (cause " + std::to_string(got->error_cause) + ")\n" + where;
     }

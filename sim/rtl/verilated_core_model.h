@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "sim/rtl/assert_switch.h"
 #include "sim/rtl/core_model.h"
 #include "sim/rtl/verilated_ports.h"
 #include "verilated.h"
@@ -22,6 +23,7 @@ class VerilatedCoreModel final : public CoreModel {
         // Verilator registers the model's scopes in the thread's current context.
         top_((Verilated::threadContextp(context_.get()),
               std::make_unique<Top>(context_.get(), "otpu_core"))) {
+    context_->assertOn(AssertionsEvaluated());
     top_->clk_i = 0;
     top_->run_i = 0;
     top_->win_len_i = 64;

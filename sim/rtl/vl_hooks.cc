@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/rtl/assert_switch.h"
 #include "sim/rtl/assertions.h"
 #include "verilated.h"
 
@@ -36,6 +37,17 @@ AssertionCapture::~AssertionCapture() {
 }
 
 bool AssertionsCompiled() { return OTPU_RTL_ASSERT; }
+
+namespace {
+bool g_evaluated = true;
+}  // namespace
+
+void SetAssertionsEvaluated(bool on) {
+  g_evaluated = on;
+  Verilated::threadContextp()->assertOn(on);
+}
+
+bool AssertionsEvaluated() { return g_evaluated; }
 
 std::string AssertionFailure::Text() const {
   std::string s = name + " at " + file + ":" + std::to_string(line);

@@ -22,6 +22,7 @@
 
 #include "host/card.h"
 #include "sim/board/sim_board.h"
+#include "sim/rtl/assert_switch.h"
 #include "sim/rtl/rtl_harness.h"
 #include "workloads/list.h"
 
@@ -141,7 +142,9 @@ int Main(int argc, char** argv) {
       "stop after this many core cycles (bare core)")(
       "board", po::bool_switch(), "run on the board model (Card's whole run protocol)")(
       "trace", po::value<std::string>()->default_value("off"),
-      "board: record the hardware trace, off|first|stream");
+      "board: record the hardware trace, off|first|stream")(
+      "assert-off", po::bool_switch(),
+      "do not evaluate the compiled-in SV assertions (their cost: scripts/bench_assert_cost.sh)");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -162,6 +165,7 @@ int Main(int argc, char** argv) {
     std::cerr << "speed_bench: --trace " << trace_name << ": expected off, first or stream\n";
     return 2;
   }
+  if (vm["assert-off"].as<bool>()) rtl::SetAssertionsEvaluated(false);
   StatusOr<workloads::WorkloadRun> w = workloads::MakeWorkload(name, rtl::BuiltConfig());
   if (!w.ok()) {
     std::cerr << "speed_bench: " << w.status().message() << "\n";

@@ -18,7 +18,8 @@ TEST(ListWorkloads, NamesTheSpecWorkloadsInOrder) {
     EXPECT_FALSE(w.description.empty()) << w.name;
   }
   EXPECT_EQ(names, (std::vector<std::string>{"mlp-small", "mlp", "mlp8", "attn", "attn-qwen",
-                                             "layer", "qwen-tiny", "qwen", "random"}));
+                                             "layer", "qwen-tiny", "qwen", "random",
+                                             "random-illegal"}));
 }
 
 TEST(MakeWorkload, UnknownNameIsNotFoundAndListsTheValidNames) {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <functional>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -27,7 +28,11 @@
 #include "lens/file_io.h"
 #include "lens/profile_compare.h"
 #include "sim/board/board_model.h"
+#include "sim/isa/checks.h"
+#include "sim/isa/isa_sim.h"
+#include "host/card.h"
 #include "lens/recorder.h"
+#include "lens/board_step_runner.h"
 #include "lens/rtl_step_runner.h"
 #include "sim/rtl/event_collector.h"
 #include "workloads/captured_check.h"
@@ -185,6 +190,127 @@ int64_t FirstDifference(const lens::Profile& a, const lens::Profile& b, bool buc
   return a.cycles != b.cycles ? std::min(a.cycles, b.cycles) : -1;
 }
 
+// --code-coverage: the board model's line and toggle counts of this cell, while it lives.
+void WriteCodeCoverage(const CellOptions& opts, const std::string& cell_file, CellResult* r) {
+  if (!opts.code_coverage) return;
+  std::error_code ec;
+  std::filesystem::create_directories(opts.out_dir + "/code-coverage", ec);
+  const std::string path = opts.out_dir + "/code-coverage/" + cell_file + ".dat";
+  // NotFound: this configuration's board is not instrumented (OTPU_RTL_INSTRUMENT_CONFIGS);
+  // the cell adds no counts.
+  if (Status s = board::BoardModel::WriteCodeCoverage(path);
+      !s.ok() && s.code() != StatusCode::kNotFound) {
+    r->verdicts[0] = {"correctness", Outcome::kError, "code coverage: " + s.message(), "", r->verdicts[0].time_s};
+  }
+}
+
+// What a random-illegal cell's board run reports: the core's error and the failed assertions.
+class ErrorTap : public rtl::ClockHook {
+ public:
+  void OnClock(const rtl::CoreCycle& c) override { cycles = c.cycle + 1; }
+  void OnRunError(uint32_t pc, int cause) override {
+    errored = true;
+    pc_ = pc;
+    cause_ = cause;
+  }
+  void OnAssertion(const rtl::AssertionFailure& f) override { assertions.push_back(f); }
+  bool errored = false;
+  int64_t cycles = 0;  // of the run, to its last cycle
+  uint32_t pc_ = 0;
+  int cause_ = 0;
+  std::vector<rtl::AssertionFailure> assertions;
+};
+
+// A random-illegal cell (docs/regress.md "Illegal programs"): the ISA simulator and the board
+// model run the program, which ends in an illegal instruction; correctness wants the board to
+// stop with ERROR at the simulator's pc for the simulator's cause, with the same outputs (the
+// effects of the instructions before it remain). Parity, dependency and performance judge
+// whole runs that halt: skipped. `fail_early` makes an infrastructure error of the cell.
+CellResult JudgeIllegal(const Matrix& m, const Cell& cell, const CellOptions& opts,
+                        const isa::Config& cfg, const workloads::WorkloadRun& run, CellResult r,
+                        const std::function<CellResult(const std::string&)>& fail_early) {
+  SparseMemory isa_dram = run.image;
+  sim::IsaSim isa(cfg, &isa_dram);
+  if (Status s = isa.LoadProgram(run.program); !s.ok()) return fail_early("ISA simulator: " + s.message());
+  sim::IsaRunOptions io;
+  io.args = run.steps.back().args;
+  io.record_events = false;
+  const StatusOr<trace::RunEvents> want = isa.Run(io);
+  const std::string what = run.check(isa_dram).detail;
+  if (want.ok()) return fail_early(what + ": the ISA simulator halted, no illegal instruction");
+  const std::string& isa_msg = want.status().message();
+  const int want_cause = sim::ErrorCauseOf(isa_msg);
+  unsigned long want_pc = 0;
+  if (want_cause == 0 || std::sscanf(isa_msg.c_str(), "pc %lu", &want_pc) != 1) {
+    return fail_early("ISA simulator: an error the regression does not know: " + isa_msg);
+  }
+
+  ErrorTap tap;
+  host::BoardChoice choice;
+  choice.sim = true;
+  choice.config = cell.config;
+  choice.mem = m.DramOf(cell);
+  choice.hook = &tap;
+  StatusOr<std::unique_ptr<host::BoardIface>> board = host::MakeBoard(choice);
+  if (!board.ok()) return fail_early("board model: " + board.status().message());
+  StatusOr<std::unique_ptr<host::Card>> card = host::Card::Probe(board->get(), cfg);
+  if (!card.ok()) return fail_early("board model: " + card.status().message());
+  const lens::BoardRecordOptions rec_opts = RecordOptionsFor(m, choice.mem->Name());
+  lens::BoardStepRunner loader(card->get(), rec_opts.runner);
+  if (Status s = loader.Load(run); !s.ok()) return fail_early("board model: " + s.message());
+  host::RunOptions ro;
+  ro.args = run.steps.back().args;
+  ro.timeout = rec_opts.runner.timeout;
+  const StatusOr<host::RunResult> got = (*card)->Run(ro);
+
+  char isa_text[160];
+  std::snprintf(isa_text, sizeof isa_text, "pc %lu, cause %d (%s)", want_pc, want_cause,
+                sim::ErrorCauseName(want_cause));
+  std::string problem;
+  if (got.ok()) {
+    problem = "the board halted without ERROR; the ISA simulator stopped at " + std::string(isa_text);
+  } else if (got.status().message().find("(ERROR)") == std::string::npos || !tap.errored) {
+    problem = "the board did not stop with ERROR (" + got.status().message() +
+              "); the ISA simulator stopped at " + isa_text;
+  } else if (tap.pc_ != want_pc || tap.cause_ != want_cause) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "pc %u, cause %d (%s)", tap.pc_, tap.cause_,
+                  sim::ErrorCauseName(tap.cause_));
+    problem = "the board stopped with ERROR at " + std::string(buf) + ", the ISA simulator at " + isa_text;
+  } else {
+    // The effects of the instructions before the illegal one: the program's DRAM region.
+    for (const workloads::DramRange& range : run.outputs) {
+      std::vector<uint8_t> bytes(range.bytes);
+      if (Status s = (*card)->ReadDram(range.addr, bytes.data(), bytes.size()); !s.ok()) {
+        return fail_early("board model: " + s.message());
+      }
+      for (uint64_t i = 0; i < range.bytes && problem.empty(); ++i) {
+        const uint8_t w = isa_dram.Read8(range.addr + i);
+        if (bytes[i] != w) {
+          problem = StrFormat("DRAM differs at 0x%llx after the error: board 0x%02x, ISA 0x%02x",
+                              (unsigned long long)(range.addr + i), bytes[i], w);
+        }
+      }
+    }
+  }
+  const std::string detail = what + "\nISA simulator: " + isa_msg;
+  r.verdicts.clear();
+  if (problem.empty()) {
+    r.verdicts.push_back({"correctness", Outcome::kPass,
+                          "stopped with ERROR at " + std::string(isa_text) + " as the ISA simulator did", detail});
+  } else {
+    r.verdicts.push_back({"correctness", Outcome::kFail, problem, detail});
+  }
+  const std::string skip = "not judged: an illegal program's run ends in ERROR (correctness judges it)";
+  r.verdicts.push_back({"parity", Outcome::kSkip, skip, ""});
+  r.verdicts.push_back({"dependency", Outcome::kSkip, skip, ""});
+  r.verdicts.push_back(Assertions(tap.assertions, {}, false));
+  r.verdicts.push_back({"performance", Outcome::kSkip, skip, ""});
+  r.cycles = got.ok() ? got->counters.cycles : tap.cycles;
+  WriteCodeCoverage(opts, cell.FileName(), &r);  // while the board model lives
+  return r;
+}
+
 }  // namespace
 
 int64_t DivergenceCycle(const std::vector<Verdict>& verdicts, const lens::Profile& rtl,
@@ -252,6 +378,12 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   req.seed = cell.program_seed;
   StatusOr<workloads::WorkloadRun> run = workloads::MakeTracedWorkload(cell.workload, *cfg, req);
   if (!run.ok()) return all_error("workload " + cell.workload + ": " + run.status().message());
+  if (cell.workload == "random-illegal") {
+    const auto t_judge = std::chrono::steady_clock::now();
+    r = JudgeIllegal(m, cell, opts, *cfg, *run, r, all_error);
+    if (!r.verdicts.empty() && r.verdicts[0].time_s == 0) r.verdicts[0].time_s = SecondsSince(t_judge);
+    return finish(r);
+  }
 
   // The golden model: the same steps on the ISA simulator.
   workloads::CheckReport isa_check;
@@ -414,17 +546,7 @@ CellResult RunCell(const Matrix& m, const Cell& cell, const CellOptions& opts) {
   if (!r.waves.empty() && !std::filesystem::exists(opts.out_dir + "/" + r.waves)) {
     r.waves.clear();  // the configuration's board is not instrumented, or the run is shorter
   }
-  if (opts.code_coverage) {
-    std::error_code ec;
-    std::filesystem::create_directories(opts.out_dir + "/code-coverage", ec);
-    const std::string path = opts.out_dir + "/code-coverage/" + cell_file + ".dat";
-    // NotFound: this configuration's board is not instrumented (OTPU_RTL_INSTRUMENT_CONFIGS);
-    // the cell adds no counts.
-    if (Status s = board::BoardModel::WriteCodeCoverage(path);
-        !s.ok() && s.code() != StatusCode::kNotFound) {
-      r.verdicts[0] = {"correctness", Outcome::kError, "code coverage: " + s.message(), "", r.verdicts[0].time_s};
-    }
-  }
+  WriteCodeCoverage(opts, cell_file, &r);
   return finish(r);
 }
 

@@ -308,12 +308,21 @@ StatusOr<Matrix> ParseMatrix(const std::string& json, const std::string& path) {
     };
     std::vector<Head> heads = {{head, 0}};
     int stall_seeds = axes.seeds;
-    if (w.HasMember("first_seed") && name != "random") {
-      return r.Error(f + ".first_seed", "only the random workload takes program seeds");
+    const bool random = name == "random" || name == "random-illegal";
+    if (w.HasMember("first_seed") && !random) {
+      return r.Error(f + ".first_seed", "only the random workloads take program seeds");
     }
-    if (name == "random") {
+    if (name == "random-illegal") {
+      for (const std::string& t : axes.transports) {
+        if (t == "card") {
+          return r.Error(f + ".transports", "random-illegal runs on the sim transport only: a card's "
+                                            "register map has no error pc or cause");
+        }
+      }
+    }
+    if (random) {
       if (pos >= 0 || wf != isa::WFormat::kINT8) {
-        return r.Error(f, "random takes no pos or wformat: its programs draw their own formats");
+        return r.Error(f, name + " takes no pos or wformat: its programs draw their own formats");
       }
       int64_t first = 0;
       if (w.HasMember("first_seed")) {

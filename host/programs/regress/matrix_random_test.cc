@@ -35,10 +35,24 @@ TEST(MatrixRandom, ErrorsNameTheField) {
     return m.ok() ? std::string() : m.status().message();
   };
   EXPECT_EQ(err(R"({"name":"x","workloads":[{"name":"mlp","first_seed":3}]})"),
-            "bad.json: workloads[0].first_seed: only the random workload takes program seeds");
+            "bad.json: workloads[0].first_seed: only the random workloads take program seeds");
   EXPECT_EQ(err(R"({"name":"x","workloads":[{"name":"random","wformat":"fp4"}]})"),
             "bad.json: workloads[0]: random takes no pos or wformat: its programs draw their own "
             "formats");
+  EXPECT_EQ(err(R"({"name":"x","workloads":[{"name":"random-illegal","transports":["sim","card"]}]})"),
+            "bad.json: workloads[0].transports: random-illegal runs on the sim transport only: a "
+            "card's register map has no error pc or cause");
+}
+
+TEST(MatrixRandom, IllegalSeedsAreProgramsNamedInTheId) {
+  StatusOr<Matrix> m = ParseMatrix(
+      R"({"name":"x","workloads":[{"name":"random-illegal","seeds":2,"first_seed":5,)"
+      R"("configs":["sim"],"memories":["axi"],"transports":["sim"]}]})",
+      "m.json");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  ASSERT_EQ(m->cells.size(), 2u);
+  EXPECT_EQ(m->cells[0].id, "random-illegal+seed5/sim/axi/sim/s0");
+  EXPECT_EQ(m->cells[1].program_seed, 6u);
 }
 
 }  // namespace

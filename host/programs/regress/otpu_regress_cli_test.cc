@@ -13,6 +13,7 @@
 #include <iterator>
 #include <map>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -134,6 +135,78 @@ TEST_F(OtpuRegressTest, AFailedAssertionFailsTheCellNamingItsFileLineAndCycle) {
   // the environment, so --no-reuse).
   r = Run("m.json", {"--only", "axi-stall20", "--no-reuse"});
   EXPECT_EQ(r.out.find("assertions:"), std::string::npos) << r.out;
+}
+
+// The reserved-fields assertions (rtl/board/otpu_board.sv: register reads and trace records
+// keep the bits the map and SPEC 5 do not list 0), end to end: the self-test plusarg sets a
+// reserved bit in what each check sees (STATUS, then the D records read through the window),
+// and the sim cell fails its assertions verdict naming that check, its file:line and a cycle,
+// while the other verdicts (which see the real, clean values) pass.
+TEST_F(OtpuRegressTest, AReservedBitSetFailsTheAssertionsVerdictNamingTheCheck) {
+  const struct {
+    const char* plusarg;
+    const char* label;
+  } cases[] = {{"+otpu_reserved_selftest=1", "RegReservedBitsZero"},
+               {"+otpu_reserved_selftest=2", "TraceWindowReservedBitsZero"}};
+  for (const auto& c : cases) {
+    const int line = LineOf(c.label);
+    ASSERT_GT(line, 0) << c.label;
+    Result r;
+    {
+      testutil::ScopedEnv env("OTPU_RTL_PLUSARGS", c.plusarg);
+      r = Run("m.json", {"--only", "^mlp-small/sim/axi/sim", "--no-reuse"});
+    }
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    const fs::path path = dir_ / "out" / "cells" / "mlp-small.sim.axi.sim.s0.json";
+    StatusOr<CellResult> res = ParseCellResult(Slurp(path), path.string());
+    ASSERT_TRUE(res.ok()) << res.status().message();
+    ASSERT_EQ(res->verdicts.size(), std::size(kVerdictNames));
+    const Verdict& a = res->verdicts[3];
+    EXPECT_EQ(a.outcome, Outcome::kFail) << c.label;
+    EXPECT_EQ(a.message.rfind(std::string(c.label) + " at rtl/board/otpu_board.sv:" +
+                                  std::to_string(line) + ", ",
+                              0),
+              0u)
+        << a.message;
+    EXPECT_NE(a.message.find("reserved bits 0x"), std::string::npos) << a.message;
+    for (int i : {0, 1, 2}) {
+      EXPECT_EQ(res->verdicts[size_t(i)].outcome, Outcome::kPass) << res->verdicts[size_t(i)].message;
+    }
+  }
+}
+
+// Illegal programs (the random-illegal workload, docs/regress.md "Illegal programs"): every
+// illegal kind, one seed each, on the board model; each cell passes correctness only when the
+// board stopped with ERROR at the ISA simulator's pc for the cause its kind must raise (the
+// table below, in workloads/random_program.cc's order), and together they reach every cause.
+TEST_F(OtpuRegressTest, IllegalProgramsStopWithTheIsaSimulatorsErrorForEveryKind) {
+  const int want_cause[] = {1, 2, 3, 4,                     // opcode, end, VOP fn, WF
+                            5, 7, 9, 10,                    // LD / ST
+                            5, 6, 11, 7, 6, 8, 7, 9, 10,    // MM
+                            5, 6, 11, 9,                    // QACT
+                            5, 6, 5, 7, 9, 10,              // QST
+                            5, 9,                           // VOP
+                            12, 13, 14, 15};                // LOOP
+  const int kinds = int(std::size(want_cause));
+  Write("illegal.json", R"({"name": "illegal", "workloads": [{"name": "random-illegal", "seeds": )" +
+                            std::to_string(kinds) +
+                            R"(, "configs": ["sim"], "memories": ["axi stall 20"]}]})");
+  const Result r = Run("illegal.json");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  std::set<int> causes;
+  for (int seed = 0; seed < kinds; ++seed) {
+    const fs::path path = dir_ / "out" / "cells" /
+                          ("random-illegal+seed" + std::to_string(seed) + ".sim.axi-stall20.sim.s0.json");
+    StatusOr<CellResult> res = ParseCellResult(Slurp(path), path.string());
+    ASSERT_TRUE(res.ok()) << res.status().message();
+    const Verdict& c = res->verdicts[0];
+    EXPECT_EQ(c.outcome, Outcome::kPass) << seed << ": " << c.message << "\n" << c.detail;
+    const std::string cause = ", cause " + std::to_string(want_cause[seed]) + " (";
+    EXPECT_NE(c.message.find(cause), std::string::npos) << seed << ": " << c.message << "\n" << c.detail;
+    EXPECT_EQ(res->verdicts[3].outcome, Outcome::kPass) << res->verdicts[3].message;
+    causes.insert(want_cause[seed]);
+  }
+  EXPECT_EQ(causes.size(), 15u);
 }
 
 TEST_F(OtpuRegressTest, BaselinesAreAcceptedThenGatedExactlyAndReused) {

@@ -3,9 +3,10 @@
 # ctest): `otpu-mkcheckpoint DIR --shape qwen3-0.6b`, then `otpu-lens record --model DIR
 # --prompt-ids 1` on the board model (--sim) and on the emulated card (--dev through
 # otpu-xdma-emu, started here and stopped after), each under /usr/bin/time -v (wall and CPU
-# seconds, peak RSS; the emulator's own process too), the records each step kept and lost,
-# whether the two profiles are equal (scripts/profiles_equal.py: the files' JSON equal but for
-# `created` and each profile's config.MEM), `lens info`/`summary`/`diff` on the profile (exit
+# seconds, peak RSS; the emulator process's CPU seconds and peak RSS from /proc), the records
+# each step kept and lost, whether the two profiles are equal (scripts/profiles_equal.py: the
+# files' JSON equal but for `created`, each profile's config.MEM and board.UPTIME), `lens
+# info`/`summary`/`diff` on the profile (exit
 # codes, seconds) and the app's page bench on it (page ready against inflate + parse in the
 # page, the ratio also as page_ready_over_inflate_parse). Budgets (issue 23): mkcheckpoint
 # <= 20 CPU s and 1.5 GB, record <= 2 GB, lost 0, page ready <= 2x inflate + parse.
@@ -63,14 +64,16 @@ sim=$rec_json
 # stop), its device files under $tmp/mnt.
 rm -rf "$tmp/mnt" "$tmp/run"
 mkdir -p "$tmp/mnt" "$tmp/run"
-/usr/bin/time -v -o "$tmp/emu.time" "$build/host/xdma_emu/otpu-xdma-emu" "$tmp/mnt" --foreground \
-  > "$tmp/emu.out" 2> "$tmp/emu.err" &
+"$build/host/xdma_emu/otpu-xdma-emu" "$tmp/mnt" --foreground > "$tmp/emu.out" 2> "$tmp/emu.err" &
 emu_pid=$!
 for _ in $(seq 100); do [[ -e "$tmp/mnt/xdma0_user" ]] && break; sleep 0.1; done
 OTPU_RUN_DIR="$tmp/run" record "--dev $tmp/mnt/xdma0" dev
 dev=$rec_json
+# The emulator's own CPU seconds and peak RSS, from /proc before it stops.
+emu=$(awk -v hz="$(getconf CLK_TCK)" -v hwm="$(awk '/VmHWM/ { print $2 }' "/proc/$emu_pid/status")" \
+  '{ sub(/.*\) /, ""); printf "\"cpu_s\": %.2f, \"peak_rss_mb\": %.0f", ($12 + $13) / hz, hwm / 1024 }' \
+  "/proc/$emu_pid/stat")
 stop_emu
-emu=$(timed "$tmp/emu.time")
 equal=$("$(dirname "$0")/profiles_equal.py" "$tmp/step.otpuprof" "$tmp/dev.otpuprof" || true)
 lens="$build/lens/lens"
 run_s() {  # exit code and seconds of a command, its output to stderr

@@ -109,7 +109,8 @@ class Qwen3TensorSource {
 class ResidentQwen3 : public Qwen3TensorSource {
  public:
   explicit ResidentQwen3(const Qwen3Weights& w) : w_(w) {}
-  explicit ResidentQwen3(std::shared_ptr<const Qwen3Weights> w) : owned_(std::move(w)), w_(*owned_) {}
+  explicit ResidentQwen3(std::shared_ptr<const Qwen3Weights> w)
+      : owned_(std::move(w)), w_(*owned_) {}
   const Qwen3Config& config() const override { return w_.config; }
   bool resident() const override { return true; }
   Status Check() const override;

@@ -19,6 +19,8 @@ namespace otpu::xdma_emu {
 namespace {
 
 constexpr char kDirPrefix[] = "otpu_emu.";
+constexpr char kStderrName[] = "stderr";  // the emulator's stderr, beside its mount point
+constexpr size_t kStderrLimit = 16 << 20;
 
 std::string Trimmed(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
@@ -79,7 +81,10 @@ StatusOr<std::unique_ptr<EmulatorProcess>> EmulatorProcess::Start(
   options.argv = {binary, emu->mount_, "--foreground"};
   options.argv.insert(options.argv.end(), args.begin(), args.end());
   options.out = Stream::Capture();
-  options.err = Stream::Capture();
+  // Not a pipe: nothing reads one while the emulator serves, and an emulator that prints more
+  // than a pipe holds (a board model's failed assertions, a line each) would block inside a
+  // FUSE request and hang its host. Stop reads the file.
+  options.err = Stream::File(emu->dir_ + "/" + kStderrName);
   // SIGKILLed, we run no destructor: the emulator then stops and unmounts itself.
   options.parent_death_signal = SIGTERM;
   StatusOr<std::unique_ptr<Subprocess>> process = Subprocess::Start(options);
@@ -127,7 +132,16 @@ std::vector<std::string> EmulatorProcess::RemoveStale(const std::string& tmp) {
 }
 
 SubprocessResult EmulatorProcess::Stop(int sig, double timeout_s) {
-  return process_->Stop(sig, timeout_s);
+  if (!stopped_) {
+    stopped_ = true;
+    ended_ = process_->Stop(sig, timeout_s);
+    std::ifstream in(dir_ + "/" + kStderrName, std::ios::binary);
+    ended_.err.assign(kStderrLimit, '\0');
+    in.read(ended_.err.data(), std::streamsize(kStderrLimit));
+    ended_.err.resize(size_t(in.gcount()));
+    if (in.gcount() == std::streamsize(kStderrLimit) && in.peek() != EOF) ended_.truncated = true;
+  }
+  return ended_;
 }
 
 }  // namespace otpu::xdma_emu

@@ -49,13 +49,15 @@ class EmulatorProcess {
   // The emulator's pid.
   pid_t pid() const { return process_->pid(); }
   // Sends `sig`, waits up to `timeout_s` (then SIGKILLs) and returns how it ended with all it
-  // printed. Once; later calls return the same result.
+  // printed (stderr up to 16 MiB, `truncated` beyond). Once; later calls return the same result.
   SubprocessResult Stop(int sig, double timeout_s = 20);
 
  private:
   EmulatorProcess() = default;
 
   std::unique_ptr<Subprocess> process_;
+  bool stopped_ = false;
+  SubprocessResult ended_;  // Stop's result, stderr read from the file
   std::string dir_;
   std::string mount_;
   std::string prefix_;

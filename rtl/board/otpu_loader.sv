@@ -77,7 +77,7 @@ module otpu_loader
       range_err_q <= 1'b0;
     end else begin
       range_err_q <= 1'b0;
-      unique case (state_q)
+      case (state_q)
         ST_IDLE: begin
           if (start_i && count != '0 && !in_dram) begin
             range_err_q <= 1'b1;

@@ -108,7 +108,7 @@ module otpu_regs
   always_comb begin
     mapped = 1'b0;
     if (req_valid_i) begin
-      unique case (req_addr_i)
+      case (req_addr_i)
         REG_ID, REG_VERSION, REG_CTRL, REG_STATUS, REG_PROG_ADDR, REG_PROG_N, REG_CYCLES_LO,
         REG_CYCLES_HI, REG_ICOUNT, REG_B_RD, REG_B_WR, REG_A_RD, REG_A_WR, REG_B_STALL,
         REG_SCRATCH:
@@ -139,7 +139,7 @@ module otpu_regs
     rdata_d = UNMAPPED;
     rsel_d  = RSEL_VALUE;
     if (rd) begin
-      unique case (req_addr_i)
+      case (req_addr_i)
         REG_ID:          rdata_d = ID_VALUE;
         REG_VERSION:     rdata_d = version_i;
         REG_CTRL:        rdata_d = {31'd0, run_q};
@@ -181,7 +181,7 @@ module otpu_regs
   end
 
   always_comb begin
-    unique case (rsel_q)
+    case (rsel_q)
       RSEL_TRACE_L: rsp_rdata_o = trace_data_i[31:0];
       RSEL_TRACE_H: rsp_rdata_o = trace_data_i[63:32];
       default:      rsp_rdata_o = rdata_q;
@@ -223,7 +223,7 @@ module otpu_regs
       rdata_q     <= rdata_d;
       rsel_q      <= rsel_d;
       if (wr) begin
-        unique case (req_addr_i)
+        case (req_addr_i)
           REG_CTRL:       run_q       <= req_wdata_i[0];
           REG_PROG_ADDR:  prog_addr_q <= {req_wdata_i[31:ChunkW], ChunkW'(0)};
           REG_PROG_N:     prog_n_q    <= req_wdata_i[15:0];
@@ -246,7 +246,7 @@ module otpu_regs
       end
       // Reading a 64-bit value's low half snapshots its high half; reading TRACE_HI moves on.
       if (rd) begin
-        unique case (req_addr_i)
+        case (req_addr_i)
           REG_CYCLES_LO: cycles_hi_q <= cycles_i[63:32];
           REG_TRACE_HI:  tr_addr_q   <= tr_addr_q + DepthW'(1);
           default: begin

@@ -151,7 +151,7 @@ package otpu_core_pkg;
     if (!fp4) begin
       return {nib[3], nib};
     end
-    unique case (nib[2:0])
+    case (nib[2:0])
       3'd5:    mag = 4'd6;
       3'd6:    mag = 4'd8;
       3'd7:    mag = 4'd12;

@@ -169,7 +169,7 @@ module otpu_quant
           state_q   <= StP1;
         end
       end else begin
-        unique case (state_q)
+        case (state_q)
           StIdle: begin
             if (issue_valid_i) begin
               slot_q        <= issue_slot_i;

@@ -68,7 +68,7 @@ module otpu_quant_wr
       word_addr_q <= '0;
       word_data_q <= '0;
     end else begin
-      unique case (state_q)
+      case (state_q)
         WrIdle: begin
           if (load_i && count_i != '0) begin
             buf_q    <= bytes_i;
@@ -161,7 +161,7 @@ module otpu_quant_wr
     a_addr_o  = {addr_q[31:2], 2'b00};
     a_wdata_o = merged_data;
     a_be_o    = merged_be;
-    unique case (state_q)
+    case (state_q)
       WrBytes: a_valid_o = complete;
       WrFlush: begin
         a_valid_o = 1'b1;

@@ -110,7 +110,7 @@ module otpu_seq
   always_comb begin
     is_unit_op = 1'b1;
     unit       = 2'(UNIT_DMA);
-    unique case (opcode)
+    case (opcode)
       OP_LD, OP_ST:     unit = 2'(UNIT_DMA);
       OP_MM:            unit = 2'(UNIT_MXU);
       OP_QACT, OP_QST:  unit = 2'(UNIT_QUANT);
@@ -224,7 +224,7 @@ module otpu_seq
           step       = disp_ready;
         end
       end else begin
-        unique case (opcode)
+        case (opcode)
           OP_NOP, OP_LI, OP_ADDI: step = 1'b1;
           OP_HALT:                halt_instr = 1'b1;
           OP_LOOP: begin

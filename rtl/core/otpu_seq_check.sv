@@ -189,7 +189,7 @@ module otpu_seq_check
   // The B operand's range by BMODE: rows, stride and row length.
   logic [31:0] vb_rows, vb_stride, vb_len;
   always_comb begin
-    unique case (flags[1:0])
+    case (flags[1:0])
       BMODE_FULL: begin
         vb_rows = v_m;  vb_stride = v_b_stride;  vb_len = v_n;
       end
@@ -228,7 +228,7 @@ module otpu_seq_check
   ////////////
 
   always_comb begin
-    unique case (opcode)
+    case (opcode)
       OP_LD, OP_ST: cause_o = dma_cause;
       OP_MM:        cause_o = mm_cause;
       OP_QACT:      cause_o = qact_cause;

@@ -73,7 +73,7 @@ module otpu_seq_fprint
   always_comb begin
     fp_o = '0;
     if (en_i) begin
-      unique case (opcode)
+      case (opcode)
         OP_LD, OP_ST: begin
           fp_o.tm[0] = rows_ival(w[1], w[5], w[7], 48'(w[4]), opcode == OP_LD);
           fp_o.dr[0] = rows_ival(w[2], w[5], w[6], {14'd0, w[4], 2'b00}, opcode == OP_ST);
@@ -108,7 +108,7 @@ module otpu_seq_fprint
             fp_o.tm[1] = rows_ival(w[2], v_m, {16'd0, w[6][31:16]}, 48'(v_n), 1'b0);
           end
           if (v_fn != VOP_COPY && !v_reduce && !flags[2]) begin
-            unique case (flags[1:0])
+            case (flags[1:0])
               BMODE_FULL: fp_o.tm[2] = rows_ival(w[3], v_m, {16'd0, w[4][31:16]}, 48'(v_n), 1'b0);
               BMODE_ROW:  fp_o.tm[2] = rows_ival(w[3], v_m, {16'd0, w[4][31:16]}, 48'd1, 1'b0);
               BMODE_COL:  fp_o.tm[2] = rows_ival(w[3], 32'd1, 32'd0, 48'(v_n), 1'b0);

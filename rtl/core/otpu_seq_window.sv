@@ -282,10 +282,14 @@ module otpu_seq_window
     return c;
   endfunction
 
-  // The first older slot in flight whose footprint clashes with slot s's (WIN: none).
+  // The first older slot in flight whose footprint clashes with slot s's (WIN: none). A C++
+  // function of its own (no_inline_task): inlined at its call sites, its and fp_clash's wide
+  // locals were zeroed at the top of the clocked code every cycle, whether an instruction
+  // issued or not (most of --assert's cost, docs/regress.md "Assertion cost").
   function automatic logic [4:0] clashing_older(logic [WIN-1:0] older, logic [WIN-1:0] valid,
                                                 fprint_t fp[WIN], logic [3:0] s,
                                                 logic dram_only);
+    /* verilator no_inline_task */
     clashing_older = 5'(WIN);
     for (int o = WIN - 1; o >= 0; o--) begin
       if (older[o] && valid[o] && fp_clash(fp[o], fp[s], dram_only)) begin
@@ -305,8 +309,7 @@ module otpu_seq_window
             else $error("otpu_seq_window: unit %0d started slot %0d with dependencies %b", u,
                         q_head[u], is_mm_q[q_head[u]] ? drdep_q[q_head[u]] : dep_q[q_head[u]]);
           WinNoIssueWhileAConflictIsInFlight: assert (
-              clashing_older(older_q[q_head[u]], valid_q, fp_q, q_head[u],
-                             is_mm_q[q_head[u]]) == 5'(WIN))
+              clashing_older(older_q[q_head[u]], valid_q, fp_q, q_head[u], is_mm_q[q_head[u]]) == 5'(WIN))
             else $error("otpu_seq_window: unit %0d started slot %0d while older slot %0d, which it conflicts with, is in flight",
                         u, q_head[u], clashing_older(older_q[q_head[u]], valid_q, fp_q,
                                                      q_head[u], is_mm_q[q_head[u]]));
@@ -316,8 +319,7 @@ module otpu_seq_window
         WinNoReleaseWhileAConflictIsInFlight: assert (
             clashing_older(older_q[rel_head], valid_q, fp_q, rel_head, 1'b0) == 5'(WIN))
           else $error("otpu_seq_window: MM in slot %0d released while older slot %0d, which it conflicts with, is in flight",
-                      rel_head, clashing_older(older_q[rel_head], valid_q, fp_q, rel_head,
-                                               1'b0));
+                      rel_head, clashing_older(older_q[rel_head], valid_q, fp_q, rel_head, 1'b0));
       end
     end
   end

@@ -126,14 +126,6 @@ module otpu_tmem #(
   // Assertions //
   ////////////////
 
-  // The bank bits are implied by the lane.
-  logic [NREQ-1:0][LANES-1:0][BankW-1:0] lane_bank;
-  for (genvar r = 0; r < NREQ; r++) begin : gen_check_req
-    for (genvar l = 0; l < LANES; l++) begin : gen_check_lane
-      assign lane_bank[r][l] = addr_i[r][l][BankW-1:0];
-    end
-  end
-
   // The banks that two granted requesters both hold: none when the arbiter is right.
   function automatic logic [LANES-1:0] banks_granted_twice(logic [NREQ-1:0]            gnt,
                                                            logic [NREQ-1:0][LANES-1:0] mask);
@@ -161,7 +153,7 @@ module otpu_tmem #(
       for (int r = 0; r < NREQ; r++) begin  // the granted lanes: the ones that reach a bank
         for (int l = 0; l < LANES; l++) begin
           if (gnt_o[r] && mask_i[r][l]) begin
-            TmemLaneInOwnBank: assert (lane_bank[r][l] == BankW'(l))
+            TmemLaneInOwnBank: assert (addr_i[r][l][BankW-1:0] == BankW'(l))
               else $error("otpu_tmem: requester %0d lane %0d addresses another bank", r, l);
           end
         end

@@ -160,7 +160,7 @@ module otpu_vpu
           state_q <= row_first;
         end
       end else begin
-        unique case (state_q)
+        case (state_q)
           StIdle: begin
             if (issue_valid_i) begin
               slot_q       <= issue_slot_i;
@@ -343,7 +343,7 @@ module otpu_vpu
     tm_we_o   = 1'b0;
     req_base  = rowa_q + AW'(j_q);
     req_cnt   = grp_cnt;
-    unique case (state_q)
+    case (state_q)
       StRowB: begin
         req_base = rowb_q;
         req_cnt  = (LB + 1)'(1);

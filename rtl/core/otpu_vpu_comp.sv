@@ -16,7 +16,7 @@ module otpu_vpu_comp
   always_comb begin
     y_o = 32'd0;
     if (en_i) begin
-      unique case (fn_i)
+      case (fn_i)
         VOP_EXP2:  y_o = fp_exp2(x_i);
         VOP_RECIP: y_o = fp_recip(x_i);
         default:   y_o = fp_rsqrt(x_i);  // RSQRT

@@ -33,7 +33,7 @@ module otpu_vpu_lane
     y_o = 32'd0;
     x_o = 32'd0;
     if (y_en_i) begin
-      unique case (fn_i)
+      case (fn_i)
         VOP_ADD:          y_o = fp_add(a_i, b_i, 1'b0);
         VOP_SUB:          y_o = fp_add(a_i, b_i, 1'b1);
         VOP_MAX, VOP_MIN: y_o = fp_minmax(a_i, b_i, fn_i == VOP_MAX);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up what is missing, configures, builds and runs every test (ctest, output on failure),
-# then the regression smoke matrix (otpu-regress run regress/smoke.json, docs/regress.md).
+# then the regression smoke matrix (otpu-regress run regress/smoke.json, docs/regress.md) and the
+# waves test in a build of its own (BUILD/waves: board models with --trace-fst, no coverage).
 # Extra arguments go to ctest (e.g. -R Isa) and skip the smoke matrix. OTPU_BUILD_DIR picks the
 # build directory. The libFuzzer targets (tests/fuzz, clang) are built into BUILD/fuzz and each
 # runs OTPU_FUZZ_SECONDS (default 20) as a ctest; OTPU_FUZZ=0 leaves them out.
@@ -26,4 +27,10 @@ if (($# == 0)); then
   # Reports (junit.xml, summary.md) in $build/regress/smoke; a passed cell whose key is
   # unchanged is reused from the previous run.
   "$build/host/programs/otpu-regress" run regress/smoke.json -j"$jobs" --out "$build/regress/smoke"
+  # Waves of a failing cell, read back with fst2vcd (docs/regress.md "Waves"): the traced board
+  # builds once (ccache keeps it); only what otpu-regress and the test need.
+  cmake -S . -B "$build/waves" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOTPU_RTL_INSTRUMENT=ON \
+    -DOTPU_RTL_INSTRUMENT_COVERAGE=OFF >/dev/null
+  cmake --build "$build/waves" -j"$jobs" --target regress_waves_test otpu-regress otpu-xdma-emu
+  ctest --test-dir "$build/waves" --output-on-failure -R '^WavesTest\.' --no-tests=error
 fi

@@ -65,9 +65,11 @@ class BoardModel {
   static int TraceDrain();  // capture-queue lines into the buffer a cycle
 
   // Instrumented models (docs/regress.md "Waves" and "Code coverage"): a build configured with
-  // -DOTPU_RTL_INSTRUMENT=ON verilates the boards with --trace-fst and --coverage; the default
-  // build does not (waves and coverage counters cost simulation and build time).
+  // -DOTPU_RTL_INSTRUMENT=ON verilates the boards with --trace-fst and, unless
+  // -DOTPU_RTL_INSTRUMENT_COVERAGE=OFF, --coverage (CountsCoverage); the default build does
+  // not (waves and coverage counters cost simulation and build time).
   static bool Instrumented();
+  static bool CountsCoverage();
   // Waves of run `run` (0 = the first run of the model: RUN rising) from run cycle `first` to
   // `last`, written as an FST to `path` by the next board model constructed in this process.
   // A process-wide request, like Verilator's command arguments: the regression sets it before

@@ -21,17 +21,23 @@
 #include "base/status.h"
 
 // OTPU_BOARD_INSTRUMENTED (set by sim/board/CMakeLists.txt with -DOTPU_RTL_INSTRUMENT=ON): the
-// Verilated boards have --trace-fst and --coverage; the model writes waves for the window
-// BoardModel::RequestWaves asked for and its coverage counts on request.
+// Verilated boards have --trace-fst; the model writes waves for the window
+// BoardModel::RequestWaves asked for. OTPU_BOARD_COVERAGE (and OTPU_RTL_INSTRUMENT_COVERAGE,
+// the default): --coverage too, and the model writes its counts on request.
 #ifndef OTPU_BOARD_INSTRUMENTED
 #define OTPU_BOARD_INSTRUMENTED 0
+#endif
+#ifndef OTPU_BOARD_COVERAGE
+#define OTPU_BOARD_COVERAGE 0
 #endif
 #if OTPU_BOARD_INSTRUMENTED
 #include <algorithm>
 #include <set>
 
-#include "verilated_cov.h"
 #include "verilated_fst_c.h"
+#endif
+#if OTPU_BOARD_COVERAGE
+#include "verilated_cov.h"
 #endif
 
 namespace otpu::board {
@@ -45,7 +51,7 @@ inline std::set<VerilatedContext*>& LiveContexts() {
 // Writes the coverage of the live models' contexts to `path` (the first live one: the
 // regression has one board per process).
 inline Status WriteLiveCoverage(const std::string& path) {
-#if OTPU_BOARD_INSTRUMENTED
+#if OTPU_BOARD_COVERAGE
   if (LiveContexts().empty()) {
     return NotFound("no instrumented board model in this process (OTPU_RTL_INSTRUMENT_CONFIGS)");
   }

@@ -285,6 +285,11 @@ int Cell_(const std::vector<std::string>& args) {
                                 " needs an instrumented build (scripts/build_instrumented.sh; "
                                 "docs/regress.md \"Waves\")");
   }
+  if (vm["code-coverage"].as<bool>() && !board::BoardModel::CountsCoverage()) {
+    return Fail(kExitUsage, "otpu-regress cell: --code-coverage needs a build with coverage "
+                            "counters (this one has waves only: -DOTPU_RTL_INSTRUMENT_COVERAGE=OFF; "
+                            "scripts/build_instrumented.sh builds both)");
+  }
   if (vm.count("id") == vm.count("index")) {
     return Fail(kExitUsage, "otpu-regress cell: give exactly one of --id ID and --index I");
   }

@@ -106,6 +106,19 @@ TEST_F(WavesTest, FailingCellWritesTheWindowAroundItsDivergence) {
   EXPECT_EQ(*std::max_element(t.begin(), t.end()), (kDivergence + 20) * 10 + 5);
 }
 
+#if !OTPU_COVERAGE_BUILD
+// Waves only (-DOTPU_RTL_INSTRUMENT_COVERAGE=OFF, what scripts/test.sh builds): no counters.
+TEST_F(WavesTest, CodeCoverageNeedsABuildWithTheCounters) {
+  const testutil::ProcessResult r = Regress({"cell", OTPU_SMOKE_MATRIX, "--id", kCell,
+                                             "--code-coverage", "--out", dir_.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("otpu-regress cell: --code-coverage needs a build with coverage counters"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "cells"));
+}
+#endif
+
 TEST_F(WavesTest, RunWavesOnFailLinksTheFstInTheReports) {
   const testutil::ProcessResult r =
       Regress({"run", OTPU_SMOKE_MATRIX, "--only", "^mlp-small/sim/ideal/sim/", "--inject-trace-flip",

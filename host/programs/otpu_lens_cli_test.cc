@@ -232,7 +232,23 @@ TEST_F(OtpuLensCliTest, BadOptionsAreUsageErrorsOfOneLine) {
   EXPECT_EQ(UsageLine({"record", "--dev", "/dev/xdma9", "-o", out, "--config", "board"}),
             "otpu-lens record: --config: only with --sim (a card's configuration is its "
             "bitstream's, read from VERSION)\n");
+  EXPECT_EQ(UsageLine({"record", "--dev", "/dev/xdma9", "-o", out, "--rtl-parity"}),
+            "otpu-lens record: --rtl-parity: only with --sim (the rtl profile comes from the "
+            "board model's core)\n");
   EXPECT_TRUE(fs::is_empty(dir_ / "out"));
+}
+
+// --rtl-parity: the traced steps (1 and 2, after an untraced step 0) are held against the rtl
+// profiles the board model's core event tap gives for the same runs.
+TEST_F(OtpuLensCliTest, RecordWithRtlParityChecksEveryTracedStep) {
+  const std::string out = OutPath("p.otpuprof");
+  Result r = OtpuLens({"record", "--sim", "--workload", "qwen-tiny", "--pos", "1", "--tokens", "2",
+                       "--rtl-parity", "-o", out});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("rtl parity: the 2 hw profiles equal the rtl profiles of their runs ("),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(fs::exists(out));
 }
 
 // --sim --config board: a board model of the card's configuration, which the host reads from

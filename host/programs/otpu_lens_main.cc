@@ -108,6 +108,9 @@ void DescribeRecord(otpu::cli::Spec* spec) {
   add("open", po::bool_switch(), "serve the profile in the Lens app after writing");
   add("progress", po::bool_switch(),
       "a status line on stderr even when it is not a terminal (one line a second)");
+  add("rtl-parity", po::bool_switch(),
+      "with --sim: also build each traced step's rtl profile from the core's event tap and "
+      "fail (writing nothing) unless the hw profile equals it");
   lens::cli::AddOpenOptions(spec);
 }
 
@@ -132,6 +135,10 @@ int Record(const std::vector<std::string>& args) {
     choice.config = vm["config"].as<std::string>();
     const StatusOr<isa::Config> named = rtl::BuiltConfigNamed(choice.config);
     if (!named.ok()) return Fail(kExitUsage, prog + "--config: " + named.status().message());
+  }
+  if (vm["rtl-parity"].as<bool>() && !choice.sim) {
+    return Fail(kExitUsage, prog + "--rtl-parity: only with --sim (the rtl profile comes from "
+                                   "the board model's core)");
   }
   if (vm.count("model") && vm.count("workload")) {
     return Fail(kExitUsage, prog + "--model and --workload: record a checkpoint or a workload");
@@ -252,6 +259,16 @@ int Record(const std::vector<std::string>& args) {
   // waiting for the lock above they still simply end the program).
   InstallStopHandlers();
   ra.mem = BoardMemoryName(choice);
+  std::unique_ptr<RtlParityTap> parity;
+  if (vm["rtl-parity"].as<bool>()) {
+    const StatusOr<isa::Config> cfg =
+        choice.config.empty() ? StatusOr<isa::Config>(rtl::BuiltConfig())
+                              : rtl::BuiltConfigNamed(choice.config);
+    if (!cfg.ok()) return Fail(kExitUsage, prog + "--config: " + cfg.status().message());
+    parity = std::make_unique<RtlParityTap>(*cfg);
+    choice.hook = parity.get();
+    ra.rtl_parity = parity.get();
+  }
   int code = kExitFailure;
   {
     StatusOr<std::unique_ptr<BoardIface>> board = MakeBoard(choice);

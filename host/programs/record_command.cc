@@ -85,6 +85,12 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
                 prog + run.status().message());
   }
 
+  if (args.rtl_parity) {
+    std::vector<bool> traced;
+    for (const workloads::Step& step : run->steps) traced.push_back(step.traced);
+    args.rtl_parity->SetTraced(std::move(traced));
+  }
+
   lens::BoardRecordOptions opts;
   opts.runner.keep = args.keep;
   opts.runner.timeout = args.timeout;
@@ -120,6 +126,31 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
   }
   std::printf("%s: check ok: %s\n", run->name.c_str(), rec->check.detail.c_str());
   if (args.checkpoint) std::printf("%s\n", lens::GreedyLine(rec->greedy_tokens).c_str());
+  if (args.rtl_parity) {
+    if (size_t(args.rtl_parity->runs()) != run->steps.size()) {
+      return Fail(lens::cli::kExitFailure,
+                  prog + StrFormat("rtl parity: the board ran the core %d times for %zu steps",
+                                   args.rtl_parity->runs(), run->steps.size()));
+    }
+    StatusOr<std::vector<lens::decode::TraceRun>> runs = args.rtl_parity->TracedRuns();
+    if (!runs.ok()) return Fail(lens::cli::kExitFailure, prog + "rtl parity: " + runs.status().message());
+    StatusOr<std::string> first = RtlParity(file.profiles, *runs, info.config, run->program,
+                                            rec->bucket_cycles, args.mem);
+    if (!first.ok()) return Fail(lens::cli::kExitFailure, prog + "rtl parity: " + first.status().message());
+    if (!first->empty()) {
+      return Fail(lens::cli::kExitFailure,
+                  prog + "rtl parity: the hw profile differs from the rtl profile of its run: " +
+                      *first + "; no profile written");
+    }
+    size_t instrs = 0;
+    for (const lens::Profile& p : file.profiles) instrs += p.instrs.size();
+    std::printf("rtl parity: %s (%zu instructions)\n",
+                file.profiles.size() == 1
+                    ? "the hw profile equals the rtl profile of its run"
+                    : StrFormat("the %zu hw profiles equal the rtl profiles of their runs",
+                                file.profiles.size()).c_str(),
+                instrs);
+  }
   Status written = lens::Write(args.out, file);
   if (!written.ok()) return Fail(lens::cli::kExitFailure, prog + written.message());
   std::printf("wrote %s (%zu profile%s)\n", args.out.c_str(), file.profiles.size(),

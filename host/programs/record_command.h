@@ -10,6 +10,7 @@
 #include <string>
 
 #include "host/board_iface.h"
+#include "host/programs/rtl_parity_tap.h"
 #include "lens/board_step_runner.h"
 #include "workloads/models/checkpoint_run.h"
 #include "workloads/traced_steps.h"
@@ -25,6 +26,9 @@ struct RecordArgs {
   std::string mem = "card";                  // config.MEM of the profiles
   std::chrono::milliseconds timeout{10000};  // per run: a card's; the model needs far more
   bool progress = false;  // --progress: the status line on stderr even off a terminal
+  // --rtl-parity (board model only): the core's event tap, attached to the board; each hw
+  // profile must equal the rtl profile of its run, or nothing is written (exit 1).
+  RtlParityTap* rtl_parity = nullptr;
 };
 
 // Records on `board` and writes args.out (nothing on failure). Prints progress on stdout, a

@@ -45,7 +45,7 @@ module otpu_board
   output logic [31:0]                      reg_rdata_o,
   // Trace DMA window: records [8 win_beat, 8 win_beat + 8), valid the cycle after
   input  logic [DepthW-4:0]                trace_win_beat_i,
-  input  logic                             trace_win_rd_i,  // the host reads the beat (checks)
+  input  logic                             trace_win_rd_i,  // the host reads the beat (read, checked)
   output logic [7:0][63:0]                 trace_win_data_o,
   // The DRAM reports an access error (a one-cycle pulse is enough: STATUS.AXI_ERR is sticky)
   input  logic                             axi_err_i,
@@ -523,8 +523,12 @@ module otpu_board
     .drop_o          (tr_drop),
     .busy_o          (tr_busy),
     .widx_o          (tr_widx),
+    // The register readout reads in a register read's cycle (TRACE_LO/HI answer the cycle
+    // after); the window in a cycle the host reads it.
+    .rd_en_i         (reg_valid_i && !reg_we_i),
     .rd_addr_i       (tr_addr),
     .rd_data_o       (tr_data),
+    .win_rd_i        (trace_win_rd_i),
     .win_beat_i      (trace_win_beat_i),
     .win_data_o      (trace_win_data_o)
   );

@@ -362,9 +362,11 @@ module otpu_board
 
   logic        was_running_q;
   logic [63:0] deny_at_start_q;
-  logic [63:0] run_losses;
-  assign run_losses = 64'(ev_lose_o[0]) + 64'(ev_lose_o[1]) + 64'(ev_lose_o[2]) +
-                      64'(ev_lose_o[3]);
+  // The units' losses summed in the halt's cycle only (a signal would be summed at every
+  // settle: the losses follow the TMEM grants).
+  function automatic logic [63:0] run_losses();
+    return 64'(ev_lose_o[0]) + 64'(ev_lose_o[1]) + 64'(ev_lose_o[2]) + 64'(ev_lose_o[3]);
+  endfunction
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       was_running_q   <= 1'b0;
@@ -375,9 +377,9 @@ module otpu_board
         deny_at_start_q <= free_cnt[CNT_TMEM_DENY];
       end
       if (ev_halt_o) begin
-        BoardLossesAddUpToTmemDeny: assert (run_losses == free_cnt[CNT_TMEM_DENY] - deny_at_start_q)
+        BoardLossesAddUpToTmemDeny: assert (run_losses() == free_cnt[CNT_TMEM_DENY] - deny_at_start_q)
           else $error("otpu_board: the units lost %0d TMEM cycles, TMEM_DENY grew by %0d",
-                      run_losses, free_cnt[CNT_TMEM_DENY] - deny_at_start_q);
+                      run_losses(), free_cnt[CNT_TMEM_DENY] - deny_at_start_q);
       end
       if (selftest_on && running) begin
         BoardAssertSelfTest: assert (cycle != selftest_cycle)

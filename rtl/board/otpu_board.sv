@@ -457,8 +457,10 @@ module otpu_board
 
   logic [11:0] rd_addr_q;
   logic        win_rd_q;
-  logic [31:0] rd_seen;
-  assign rd_seen = reg_rdata_o | (rsvd_selftest_reg && rd_addr_q == REG_STATUS ? 32'h100 : 32'h0);
+  // The answer as the check sees it (a function: read only in an answer's cycle).
+  function automatic logic [31:0] rd_seen();
+    return reg_rdata_o | (rsvd_selftest_reg && rd_addr_q == REG_STATUS ? 32'h100 : 32'h0);
+  endfunction
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rd_addr_q <= '0;
@@ -467,9 +469,9 @@ module otpu_board
       if (reg_valid_i && !reg_we_i) rd_addr_q <= reg_addr_i;
       win_rd_q <= trace_win_rd_i;
       if (reg_rvalid_o) begin
-        RegReservedBitsZero: assert ((rd_seen & ~reg_defined(rd_addr_q)) == '0)
+        RegReservedBitsZero: assert ((rd_seen() & ~reg_defined(rd_addr_q)) == '0)
           else $error("otpu_board: register 0x%03x read 0x%08x, reserved bits 0x%08x set",
-                      rd_addr_q, rd_seen, rd_seen & ~reg_defined(rd_addr_q));
+                      rd_addr_q, rd_seen(), rd_seen() & ~reg_defined(rd_addr_q));
         if (!regmap_v1_i && rd_addr_q == REG_TRACE_HI) begin
           TraceRecordReservedBitsZero: assert ((tr_data & ~record_defined(tr_data[63:60])) == '0)
             else $error("otpu_board: trace record 0x%016x (TRACE_LO/HI) has reserved bits 0x%016x set",

@@ -104,17 +104,42 @@ module otpu_trace
   logic [NW-1:0]       lost_n;
 
   logic [DrW-1:0]      room;               // records the buffer may take this cycle
-  assign pop_n      = LvlW'(room) < level_q ? room : DrW'(level_q);
-  assign level_left = level_q - LvlW'(pop_n);
-  assign cap_n      = enable_i ? live_n : '0;
-  assign src_n      = held_q ? held_n_q : cap_n;
-  assign fits       = level_left + LvlW'(src_n) <= LvlW'(QD);
-  assign push       = src_n != '0 && fits;
-  // Only the halt's bundle is held, and only one that can ever fit; a bundle that comes while
-  // one is held is lost (a core has none after HALT).
-  assign hold       = !held_q && cap_n != '0 && !fits && ev_halt_i && LvlW'(cap_n) <= LvlW'(QD);
-  assign lose       = held_q ? cap_n != '0 : cap_n != '0 && !fits && !hold;
-  assign lost_n     = lose ? cap_n : '0;
+  logic [31:0]         wr_q;               // records written since CLEAR (below)
+  // In one block, each part only when it has work (an empty queue drains nothing, no bundle
+  // and none held pushes nothing): most cycles have neither (docs/rtl.md "Simulation speed").
+  always_comb begin
+    logic [31:0] unread;  // streaming: written records the host has not read
+    logic [31:0] space;   // streaming: records the ring may take before an unread one
+    unread     = '0;
+    space      = '0;
+    room       = '0;
+    pop_n      = '0;
+    level_left = level_q;
+    cap_n      = enable_i ? live_n : '0;
+    src_n      = '0;
+    fits       = 1'b1;
+    push       = 1'b0;
+    hold       = 1'b0;
+    lose       = 1'b0;
+    lost_n     = '0;
+    if (level_q != '0) begin
+      unread     = wr_q - rptr_i;
+      space      = unread < 32'(DEPTH) ? 32'(DEPTH) - unread : '0;
+      room       = !stream_i ? DrW'(DRAIN) : space < 32'(DRAIN) ? DrW'(space) : DrW'(DRAIN);
+      pop_n      = LvlW'(room) < level_q ? room : DrW'(level_q);
+      level_left = level_q - LvlW'(pop_n);
+    end
+    if (cap_n != '0 || held_q) begin
+      src_n = held_q ? held_n_q : cap_n;
+      fits  = level_left + LvlW'(src_n) <= LvlW'(QD);
+      push  = src_n != '0 && fits;
+      // Only the halt's bundle is held, and only one that can ever fit; a bundle that comes
+      // while one is held is lost (a core has none after HALT).
+      hold   = !held_q && cap_n != '0 && !fits && ev_halt_i && LvlW'(cap_n) <= LvlW'(QD);
+      lose   = held_q ? cap_n != '0 : cap_n != '0 && !fits && !hold;
+      lost_n = lose ? cap_n : '0;
+    end
+  end
 
   function automatic logic [PtrW-1:0] wrap_add(logic [PtrW-1:0] p, logic [LvlW-1:0] n);
     logic [LvlW:0] sum;
@@ -145,7 +170,7 @@ module otpu_trace
       held_n_q <= '0;
       count_q  <= '0;
       drop_q   <= '0;
-    end else begin
+    end else if (pop_n != '0 || src_n != '0) begin  // else nothing moves
       level_q <= level_left + (push ? LvlW'(src_n) : '0);
       head_q  <= wrap_add(head_q, LvlW'(pop_n));
       if (push) tail_q <= wrap_add(tail_q, LvlW'(src_n));
@@ -272,15 +297,10 @@ module otpu_trace
   // The lines leaving the queue this cycle are records widx .. widx + pop_n - 1: consecutive
   // indices, so (DRAIN <= 8) each lands in a bank of its own, bank b taking line
   // (b - widx) mod 8 of the cycle's lines.
-  logic [31:0]       wr_q;     // records written since CLEAR (COUNT without saturation, mod 2^32)
+  // wr_q: records written since CLEAR (COUNT without saturation, mod 2^32)
   logic [DepthW-1:0] widx;     // the next record's index: COUNT mod DEPTH
   logic              full_q;   // DEPTH records have been written
-  logic [31:0]       unread;   // streaming: written records the host has not read
-  logic [31:0]       space;    // streaming: records the ring may take before an unread one
   assign widx   = wr_q[DepthW-1:0];
-  assign unread = wr_q - rptr_i;
-  assign space  = unread < 32'(DEPTH) ? 32'(DEPTH) - unread : '0;
-  assign room   = !stream_i ? DrW'(DRAIN) : space < 32'(DRAIN) ? DrW'(space) : DrW'(DRAIN);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -45,7 +45,7 @@ module otpu_board
   output logic [31:0]                      reg_rdata_o,
   // Trace DMA window: records [8 win_beat, 8 win_beat + 8), valid the cycle after
   input  logic [DepthW-4:0]                trace_win_beat_i,
-  input  logic                             trace_win_rd_i,  // the host reads the beat (checks)
+  input  logic                             trace_win_rd_i,  // the host reads the beat (read, checked)
   output logic [7:0][63:0]                 trace_win_data_o,
   // The DRAM reports an access error (a one-cycle pulse is enough: STATUS.AXI_ERR is sticky)
   input  logic                             axi_err_i,
@@ -362,9 +362,11 @@ module otpu_board
 
   logic        was_running_q;
   logic [63:0] deny_at_start_q;
-  logic [63:0] run_losses;
-  assign run_losses = 64'(ev_lose_o[0]) + 64'(ev_lose_o[1]) + 64'(ev_lose_o[2]) +
-                      64'(ev_lose_o[3]);
+  // The units' losses summed in the halt's cycle only (a signal would be summed at every
+  // settle: the losses follow the TMEM grants).
+  function automatic logic [63:0] run_losses();
+    return 64'(ev_lose_o[0]) + 64'(ev_lose_o[1]) + 64'(ev_lose_o[2]) + 64'(ev_lose_o[3]);
+  endfunction
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       was_running_q   <= 1'b0;
@@ -375,9 +377,9 @@ module otpu_board
         deny_at_start_q <= free_cnt[CNT_TMEM_DENY];
       end
       if (ev_halt_o) begin
-        BoardLossesAddUpToTmemDeny: assert (run_losses == free_cnt[CNT_TMEM_DENY] - deny_at_start_q)
+        BoardLossesAddUpToTmemDeny: assert (run_losses() == free_cnt[CNT_TMEM_DENY] - deny_at_start_q)
           else $error("otpu_board: the units lost %0d TMEM cycles, TMEM_DENY grew by %0d",
-                      run_losses, free_cnt[CNT_TMEM_DENY] - deny_at_start_q);
+                      run_losses(), free_cnt[CNT_TMEM_DENY] - deny_at_start_q);
       end
       if (selftest_on && running) begin
         BoardAssertSelfTest: assert (cycle != selftest_cycle)
@@ -455,8 +457,10 @@ module otpu_board
 
   logic [11:0] rd_addr_q;
   logic        win_rd_q;
-  logic [31:0] rd_seen;
-  assign rd_seen = reg_rdata_o | (rsvd_selftest_reg && rd_addr_q == REG_STATUS ? 32'h100 : 32'h0);
+  // The answer as the check sees it (a function: read only in an answer's cycle).
+  function automatic logic [31:0] rd_seen();
+    return reg_rdata_o | (rsvd_selftest_reg && rd_addr_q == REG_STATUS ? 32'h100 : 32'h0);
+  endfunction
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rd_addr_q <= '0;
@@ -465,9 +469,9 @@ module otpu_board
       if (reg_valid_i && !reg_we_i) rd_addr_q <= reg_addr_i;
       win_rd_q <= trace_win_rd_i;
       if (reg_rvalid_o) begin
-        RegReservedBitsZero: assert ((rd_seen & ~reg_defined(rd_addr_q)) == '0)
+        RegReservedBitsZero: assert ((rd_seen() & ~reg_defined(rd_addr_q)) == '0)
           else $error("otpu_board: register 0x%03x read 0x%08x, reserved bits 0x%08x set",
-                      rd_addr_q, rd_seen, rd_seen & ~reg_defined(rd_addr_q));
+                      rd_addr_q, rd_seen(), rd_seen() & ~reg_defined(rd_addr_q));
         if (!regmap_v1_i && rd_addr_q == REG_TRACE_HI) begin
           TraceRecordReservedBitsZero: assert ((tr_data & ~record_defined(tr_data[63:60])) == '0)
             else $error("otpu_board: trace record 0x%016x (TRACE_LO/HI) has reserved bits 0x%016x set",
@@ -523,8 +527,12 @@ module otpu_board
     .drop_o          (tr_drop),
     .busy_o          (tr_busy),
     .widx_o          (tr_widx),
+    // The register readout reads in a register read's cycle (TRACE_LO/HI answer the cycle
+    // after); the window in a cycle the host reads it.
+    .rd_en_i         (reg_valid_i && !reg_we_i),
     .rd_addr_i       (tr_addr),
     .rd_data_o       (tr_data),
+    .win_rd_i        (trace_win_rd_i),
     .win_beat_i      (trace_win_beat_i),
     .win_data_o      (trace_win_data_o)
   );

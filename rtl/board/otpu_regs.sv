@@ -99,15 +99,19 @@ module otpu_regs
   logic       cnt_hi;
 
   assign word    = req_addr_i[11:2];
-  assign is_arg  = 32'(word) >= FirstArg && 32'(word) < FirstArg + 32'd8;
   assign arg_idx = req_addr_i[4:2];
-  assign is_cnt  = 32'(word) >= FirstCnt && 32'(word) < FirstCnt + 2 * NUM_COUNTERS;
   assign cnt_idx = req_addr_i[7:3];
   assign cnt_hi  = req_addr_i[2];
 
   always_comb begin
     mapped = 1'b0;
+    is_arg = 1'b0;
+    is_cnt = 1'b0;
+    rd     = 1'b0;
+    wr     = 1'b0;
     if (req_valid_i) begin
+      is_arg = 32'(word) >= FirstArg && 32'(word) < FirstArg + 32'd8;
+      is_cnt = 32'(word) >= FirstCnt && 32'(word) < FirstCnt + 2 * NUM_COUNTERS;
       case (req_addr_i)
         REG_ID, REG_VERSION, REG_CTRL, REG_STATUS, REG_PROG_ADDR, REG_PROG_N, REG_CYCLES_LO,
         REG_CYCLES_HI, REG_ICOUNT, REG_B_RD, REG_B_WR, REG_A_RD, REG_A_WR, REG_B_STALL,
@@ -120,6 +124,8 @@ module otpu_regs
         default:
           mapped = !regmap_v1_i && req_addr_i[1:0] == 2'b00 && (is_arg || is_cnt);
       endcase
+      rd = !req_we_i && mapped;
+      wr = req_we_i && mapped;
     end
   end
 
@@ -131,9 +137,7 @@ module otpu_regs
   assign status = {24'd0, running_i, 2'b00, axi_err_q, wr_idle_i, loading_i, error_i,
                    halted_i};
 
-  logic rd, wr;
-  assign rd = req_valid_i && !req_we_i && mapped;
-  assign wr = req_valid_i && req_we_i && mapped;
+  logic rd, wr;  // a mapped read, a mapped write (from the decoder)
 
   always_comb begin
     rdata_d = UNMAPPED;
@@ -194,9 +198,16 @@ module otpu_regs
   //////////////////////////////////
 
   // CTRL.LOAD, CTRL.CLEAR and TRACE_CTRL.CLEAR are strobes in the write's cycle.
-  assign load_d     = wr && req_addr_i == REG_CTRL && req_wdata_i[1] && !req_wdata_i[0] && !run_q;
-  assign clear_d    = wr && req_addr_i == REG_CTRL && req_wdata_i[2];
-  assign tr_clear_d = wr && req_addr_i == REG_TRACE_CTRL && req_wdata_i[1];
+  always_comb begin
+    load_d     = 1'b0;
+    clear_d    = 1'b0;
+    tr_clear_d = 1'b0;
+    if (wr) begin
+      load_d     = req_addr_i == REG_CTRL && req_wdata_i[1] && !req_wdata_i[0] && !run_q;
+      clear_d    = req_addr_i == REG_CTRL && req_wdata_i[2];
+      tr_clear_d = req_addr_i == REG_TRACE_CTRL && req_wdata_i[1];
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -50,10 +50,14 @@ module otpu_trace
   output logic [31:0]                      drop_o,
   output logic                             busy_o,
   output logic [31:0]                      widx_o,             // TRACE_WIDX: records written since CLEAR (mod 2^32)
-  // Register readout: record at buffer index rd_addr_i, valid the cycle after
+  // Register readout: record at buffer index rd_addr_i, valid the cycle after a cycle with
+  // rd_en_i (held otherwise)
+  input  logic                             rd_en_i,
   input  logic [DepthW-1:0]                rd_addr_i,
   output logic [63:0]                      rd_data_o,
-  // DMA window: records [8*win_beat_i, 8*win_beat_i + 8), valid the cycle after
+  // DMA window: records [8*win_beat_i, 8*win_beat_i + 8), valid the cycle after a cycle with
+  // win_rd_i (held otherwise)
+  input  logic                             win_rd_i,
   input  logic [DepthW-4:0]                win_beat_i,
   output logic [7:0][63:0]                 win_data_o
 );
@@ -74,16 +78,13 @@ module otpu_trace
     $error("otpu_trace: DEPTH must be a power of two, at least 16");
   end
 
-  // ---- This cycle's bundle (packed, trace order) ----
-  logic [NB-1:0][63:0] live;
+  // ---- This cycle's bundle: how many records it has (the records are built at the edge,
+  // below, only when the bundle is captured) ----
   logic [NW-1:0]       live_n;
   otpu_trace_bundle u_bundle (
     .en_i    (enable_i),
-    .cycle_i, .ev_disp_i, .ev_disp_slot_i, .ev_disp_pc_i, .ev_disp_instr_i,
-    .ev_start_i, .ev_start_slot_i, .ev_start_rdy_i, .ev_rel_i, .ev_rel_slot_i,
-    .ev_end_i, .ev_end_slot_i, .ev_end_cnt_i, .ev_halt_i, .ev_halt_ports_i,
-    .ev_win_i, .ev_win_n_i, .ev_win_cnt_i,
-    .lines_o (live),
+    .cycle_i, .ev_disp_i, .ev_start_i, .ev_start_rdy_i, .ev_rel_i, .ev_end_i, .ev_halt_i,
+    .ev_win_i,
     .n_o     (live_n)
   );
 
@@ -92,7 +93,6 @@ module otpu_trace
   logic [LvlW-1:0]     level_q;            // queued lines
   logic [PtrW-1:0]     head_q, tail_q;     // oldest line, next free line
   logic                held_q;             // the halt bundle waits for room
-  logic [NB-1:0][63:0] held_lines_q;
   logic [NW-1:0]       held_n_q;
   logic [31:0]         count_q, drop_q;
 
@@ -104,17 +104,42 @@ module otpu_trace
   logic [NW-1:0]       lost_n;
 
   logic [DrW-1:0]      room;               // records the buffer may take this cycle
-  assign pop_n      = LvlW'(room) < level_q ? room : DrW'(level_q);
-  assign level_left = level_q - LvlW'(pop_n);
-  assign cap_n      = enable_i ? live_n : '0;
-  assign src_n      = held_q ? held_n_q : cap_n;
-  assign fits       = level_left + LvlW'(src_n) <= LvlW'(QD);
-  assign push       = src_n != '0 && fits;
-  // Only the halt's bundle is held, and only one that can ever fit; a bundle that comes while
-  // one is held is lost (a core has none after HALT).
-  assign hold       = !held_q && cap_n != '0 && !fits && ev_halt_i && LvlW'(cap_n) <= LvlW'(QD);
-  assign lose       = held_q ? cap_n != '0 : cap_n != '0 && !fits && !hold;
-  assign lost_n     = lose ? cap_n : '0;
+  logic [31:0]         wr_q;               // records written since CLEAR (below)
+  // In one block, each part only when it has work (an empty queue drains nothing, no bundle
+  // and none held pushes nothing): most cycles have neither (docs/rtl.md "Simulation speed").
+  always_comb begin
+    logic [31:0] unread;  // streaming: written records the host has not read
+    logic [31:0] space;   // streaming: records the ring may take before an unread one
+    unread     = '0;
+    space      = '0;
+    room       = '0;
+    pop_n      = '0;
+    level_left = level_q;
+    cap_n      = enable_i ? live_n : '0;
+    src_n      = '0;
+    fits       = 1'b1;
+    push       = 1'b0;
+    hold       = 1'b0;
+    lose       = 1'b0;
+    lost_n     = '0;
+    if (level_q != '0) begin
+      unread     = wr_q - rptr_i;
+      space      = unread < 32'(DEPTH) ? 32'(DEPTH) - unread : '0;
+      room       = !stream_i ? DrW'(DRAIN) : space < 32'(DRAIN) ? DrW'(space) : DrW'(DRAIN);
+      pop_n      = LvlW'(room) < level_q ? room : DrW'(level_q);
+      level_left = level_q - LvlW'(pop_n);
+    end
+    if (cap_n != '0 || held_q) begin
+      src_n = held_q ? held_n_q : cap_n;
+      fits  = level_left + LvlW'(src_n) <= LvlW'(QD);
+      push  = src_n != '0 && fits;
+      // Only the halt's bundle is held, and only one that can ever fit; a bundle that comes
+      // while one is held is lost (a core has none after HALT).
+      hold   = !held_q && cap_n != '0 && !fits && ev_halt_i && LvlW'(cap_n) <= LvlW'(QD);
+      lose   = held_q ? cap_n != '0 : cap_n != '0 && !fits && !hold;
+      lost_n = lose ? cap_n : '0;
+    end
+  end
 
   function automatic logic [PtrW-1:0] wrap_add(logic [PtrW-1:0] p, logic [LvlW-1:0] n);
     logic [LvlW:0] sum;
@@ -145,7 +170,7 @@ module otpu_trace
       held_n_q <= '0;
       count_q  <= '0;
       drop_q   <= '0;
-    end else begin
+    end else if (pop_n != '0 || src_n != '0) begin  // else nothing moves
       level_q <= level_left + (push ? LvlW'(src_n) : '0);
       head_q  <= wrap_add(head_q, LvlW'(pop_n));
       if (push) tail_q <= wrap_add(tail_q, LvlW'(src_n));
@@ -159,34 +184,112 @@ module otpu_trace
     end
   end
 
-  always_ff @(posedge clk_i) begin
-    if (hold) held_lines_q <= live;
-  end
+  // ---- The capture queue and the held bundle ----
+  // The records of a captured bundle, built here at the edge (and only then), packed to the
+  // front in trace order (otpu_trace_bundle's positions): D O O | S R per unit | G | E (DMA) |
+  // E U V×4 (MXU) | E U V (QUANT) | E U V (VPU) | P V×9 Q V×6 | H V×4. Line k goes to queue
+  // entry tail + k (mod QD), or to line k of the held bundle.
+  localparam logic [15:0] SatDelay = 16'hFFFF;  // S: cycle - ready did not fit
+  localparam logic [23:0] MaxWinN  = 24'hFFFFFF;
+  localparam int unsigned WinP = 9, WinQ = 6;   // value records after P and Q
 
-  // ---- The capture queue: line k of the bundle goes to entry tail + k (mod QD) ----
-  // The entries written this cycle as one mask (src_n ones rotated to tail), so an entry's
-  // own logic is one bit test in the cycles nothing is captured (docs/rtl.md "Simulation
-  // speed").
-  logic [63:0] queue_q[QD];
-  logic [QD-1:0] wmask;
-  always_comb begin
-    logic [2*QD-1:0] ones;
-    wmask = '0;
-    ones  = '0;
-    if (push && !clear_i) begin
-      ones  = (2 * QD)'(((2 * QD)'(1) << src_n) - (2 * QD)'(1)) << tail_q;
-      wmask = ones[QD-1:0] | ones[2*QD-1:QD];
-    end
-  end
-  // Entry e's place in the bundle (computed only for an entry being written).
-  function automatic logic [NW-1:0] place(int e, logic [PtrW-1:0] tail);
-    return NW'(e >= int'(tail) ? e - int'(tail) : e + QD - int'(tail));
+  function automatic logic [63:0] head(record_e t);
+    return {t, 60'b0};
   endfunction
-  for (genvar e = 0; e < QD; e++) begin : g_entry
-    always_ff @(posedge clk_i) begin
-      if (wmask[e]) begin
-        queue_q[e] <= held_q ? held_lines_q[place(e, tail_q)] : live[place(e, tail_q)];
+  function automatic logic [63:0] value(logic [3:0] idx, logic [31:0] v);
+    return {REC_VALUE, idx, 24'b0, v};
+  endfunction
+  function automatic logic [63:0] slot_cycle(record_e t, logic [3:0] slot);
+    return head(t) | {8'b0, slot, 20'b0, cycle_i};
+  endfunction
+  function automatic logic [63:0] unit_cycle(logic [3:0] unit);
+    return head(REC_UNIT) | {12'b0, unit, 16'b0, cycle_i};
+  endfunction
+
+  // The queue and the held bundle are this process's own storage: nothing else reads them
+  // (the buffer takes its lines from lane_q), so they are written with blocking assignments
+  // and a line written at this edge is seen by the lane reads that follow. A simulator then
+  // sets up no delayed write per entry at every edge, and does nothing in a cycle that
+  // neither captures nor drains (docs/rtl.md "Simulation speed").
+  logic [63:0]            queue_q[QD];
+  logic [63:0]            held_lines_q[NB];
+  logic [DRAIN-1:0][63:0] lane_q;       // entries head .. head + DRAIN - 1 of this cycle
+  logic                   unused_instr;  // registers, flags, w4..w7: from the program at pc
+  assign unused_instr = ^{ev_disp_instr_i[INSTR_W-1:128], ev_disp_instr_i[31:8]};
+
+  always_ff @(posedge clk_i) begin
+    logic [NW-1:0]   n;                     // lines of the bundle built so far
+    logic [PtrW-1:0] h;                     // the next cycle's head
+    logic [31:0]     delay;
+    logic [23:0]     win_n;
+    // Line n of the captured bundle is r.
+    `define OTPU_TRACE_PUT(r) \
+      begin \
+        if (hold) held_lines_q[n] = (r); \
+        else queue_q[wrap_add(tail_q, LvlW'(n))] = (r); \
+        n = n + NW'(1); \
       end
+    if (!clear_i && held_q && push) begin
+      for (int unsigned k = 0; k < NB; k++) begin
+        if (NW'(k) < held_n_q) queue_q[wrap_add(tail_q, LvlW'(k))] = held_lines_q[k];
+      end
+    end else if (!clear_i && (push || hold)) begin
+      n = '0;
+      if (ev_disp_i) begin
+        `OTPU_TRACE_PUT(head(REC_DISPATCH) | {8'b0, ev_disp_slot_i, 4'b0, ev_disp_pc_i, cycle_i})
+        // {op, w3, w2, w1} as two 52-bit halves: low = w2[19:0] w1, high = op w3 w2[31:20]
+        // (the rest of the instruction comes from the program at pc).
+        `OTPU_TRACE_PUT({REC_OPERANDS, 7'b0, 1'b0, ev_disp_instr_i[83:64], ev_disp_instr_i[63:32]})
+        `OTPU_TRACE_PUT({REC_OPERANDS, 7'b0, 1'b1, ev_disp_instr_i[7:0], ev_disp_instr_i[127:96],
+                         ev_disp_instr_i[95:84]})
+      end
+      for (int unsigned u = 0; u < NUM_UNITS; u++) begin
+        if (ev_start_i[u]) begin
+          delay = cycle_i - ev_start_rdy_i[u];
+          `OTPU_TRACE_PUT(head(REC_START) | {8'b0, ev_start_slot_i[u], 4'(u),
+                          delay >= 32'(SatDelay) ? SatDelay : delay[15:0], cycle_i})
+          if (delay >= 32'(SatDelay)) begin
+            `OTPU_TRACE_PUT(head(REC_READY) | {32'b0, ev_start_rdy_i[u]})
+          end
+        end
+      end
+      if (ev_rel_i) `OTPU_TRACE_PUT(slot_cycle(REC_RELEASE, ev_rel_slot_i))
+      if (ev_end_i[U_DMA]) `OTPU_TRACE_PUT(slot_cycle(REC_END, ev_end_slot_i[U_DMA]))
+      if (ev_end_i[U_MXU]) begin
+        `OTPU_TRACE_PUT(slot_cycle(REC_END, ev_end_slot_i[U_MXU]))
+        `OTPU_TRACE_PUT(unit_cycle(4'(U_MXU)))
+        for (int unsigned c = 0; c < 4; c++) `OTPU_TRACE_PUT(value(4'(c), ev_end_cnt_i[U_MXU][c]))
+      end
+      if (ev_end_i[U_QUANT]) begin
+        `OTPU_TRACE_PUT(slot_cycle(REC_END, ev_end_slot_i[U_QUANT]))
+        `OTPU_TRACE_PUT(unit_cycle(4'(U_QUANT)))
+        `OTPU_TRACE_PUT(value(4'd0, ev_end_cnt_i[U_QUANT][0]))
+      end
+      if (ev_end_i[U_VPU]) begin
+        `OTPU_TRACE_PUT(slot_cycle(REC_END, ev_end_slot_i[U_VPU]))
+        `OTPU_TRACE_PUT(unit_cycle(4'(U_VPU)))
+        `OTPU_TRACE_PUT(value(4'd0, ev_end_cnt_i[U_VPU][0]))
+      end
+      if (ev_win_i) begin
+        win_n = ev_win_n_i > 32'(MaxWinN) ? MaxWinN : ev_win_n_i[23:0];
+        `OTPU_TRACE_PUT(head(REC_WINDOW_P) | {8'b0, win_n, cycle_i})
+        for (int unsigned i = 0; i < WinP; i++) `OTPU_TRACE_PUT(value(4'(i), ev_win_cnt_i[i]))
+        `OTPU_TRACE_PUT(head(REC_WINDOW_Q) | {8'b0, win_n, cycle_i})
+        for (int unsigned i = 0; i < WinQ; i++) begin
+          `OTPU_TRACE_PUT(value(4'(i), ev_win_cnt_i[WinP + i]))
+        end
+      end
+      if (ev_halt_i) begin
+        `OTPU_TRACE_PUT(slot_cycle(REC_HALT, 4'd0))
+        for (int unsigned i = 0; i < 4; i++) `OTPU_TRACE_PUT(value(4'(i), ev_halt_ports_i[i]))
+      end
+    end
+    `undef OTPU_TRACE_PUT
+    // The next cycle's lanes, read after this edge's writes: a line captured now may be at the
+    // head then. Nothing moves in a cycle that neither captures nor drains.
+    if (clear_i || push || pop_n != '0) begin
+      h = clear_i ? '0 : wrap_add(head_q, LvlW'(pop_n));
+      for (int unsigned k = 0; k < DRAIN; k++) lane_q[k] <= queue_q[wrap_add(h, LvlW'(k))];
     end
   end
 
@@ -194,15 +297,10 @@ module otpu_trace
   // The lines leaving the queue this cycle are records widx .. widx + pop_n - 1: consecutive
   // indices, so (DRAIN <= 8) each lands in a bank of its own, bank b taking line
   // (b - widx) mod 8 of the cycle's lines.
-  logic [31:0]       wr_q;     // records written since CLEAR (COUNT without saturation, mod 2^32)
+  // wr_q: records written since CLEAR (COUNT without saturation, mod 2^32)
   logic [DepthW-1:0] widx;     // the next record's index: COUNT mod DEPTH
   logic              full_q;   // DEPTH records have been written
-  logic [31:0]       unread;   // streaming: written records the host has not read
-  logic [31:0]       space;    // streaming: records the ring may take before an unread one
   assign widx   = wr_q[DepthW-1:0];
-  assign unread = wr_q - rptr_i;
-  assign space  = unread < 32'(DEPTH) ? 32'(DEPTH) - unread : '0;
-  assign room   = !stream_i ? DrW'(DRAIN) : space < 32'(DRAIN) ? DrW'(space) : DrW'(DRAIN);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -217,37 +315,48 @@ module otpu_trace
     end
   end
 
-  // The cycle's lines, oldest first (lane k is queue entry head + k; lanes past DRAIN unused).
+  // The cycle's lines, oldest first (lanes past DRAIN unused); bank b takes line
+  // (b - widx) mod 8 when there is one. Keep first stores only the first DEPTH records (COUNT
+  // still counts the rest); the ring and streaming store every line that leaves the queue.
   logic [Banks-1:0][63:0] lane;
   for (genvar k = 0; k < Banks; k++) begin : g_lane
     if (k < DRAIN) begin : g_used
-      assign lane[k] = queue_q[wrap_add(head_q, LvlW'(k))];
+      assign lane[k] = lane_q[k];
     end else begin : g_unused
       assign lane[k] = '0;
     end
   end
 
+  logic [Banks-1:0] bank_we;
+  always_comb begin
+    logic [DepthW:0] at;
+    at      = '0;
+    bank_we = '0;
+    if (pop_n != '0 && !clear_i) begin
+      for (int unsigned k = 0; k < DRAIN; k++) begin
+        at = (DepthW + 1)'(widx) + (DepthW + 1)'(k);
+        if (DrW'(k) < pop_n &&
+            (stream_i || !stop_when_full_i || !(full_q || at >= (DepthW + 1)'(DEPTH)))) begin
+          bank_we[3'(widx[2:0] + 3'(k))] = 1'b1;
+        end
+      end
+    end
+  end
+
   logic [2:0]                rd_bank_q;
   logic [Banks-1:0][63:0]    rd_bank_data;
-  always_ff @(posedge clk_i) rd_bank_q <= rd_addr_i[2:0];
+  always_ff @(posedge clk_i) if (rd_en_i) rd_bank_q <= rd_addr_i[2:0];
 
   for (genvar b = 0; b < Banks; b++) begin : g_bank
-    logic [2:0]        k;        // the cycle's line this bank takes
-    logic [DepthW:0]   at;       // its record index, before the wrap
-    logic              we;
-    assign k  = 3'(b) - widx[2:0];
-    assign at = (DepthW + 1)'(widx) + (DepthW + 1)'(k);
-    // Keep first stores only the first DEPTH records (COUNT still counts the rest); the ring
-    // and streaming store every line that leaves the queue.
-    assign we = !clear_i && 4'(k) < 4'(pop_n) &&
-                (stream_i || !stop_when_full_i || !(full_q || at >= (DepthW + 1)'(DEPTH)));
-    otpu_trace_bank #(.Words(DEPTH / Banks)) u_bank (
+    otpu_trace_bank #(.Words(DEPTH / Banks), .BANK(b)) u_bank (
       .clk_i,
-      .we_i      (we),
-      .waddr_i   (at[DepthW-1:3]),
-      .wdata_i   (lane[k]),
+      .we_i      (bank_we[b]),
+      .widx_i    (widx),
+      .lanes_i   (lane),
+      .rd_a_en_i (rd_en_i),
       .raddr_a_i (rd_addr_i[DepthW-1:3]),
       .rdata_a_o (rd_bank_data[b]),
+      .rd_b_en_i (win_rd_i),
       .raddr_b_i (win_beat_i),
       .rdata_b_o (win_data_o[b])
     );

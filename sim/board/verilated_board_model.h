@@ -145,20 +145,28 @@ class VerilatedBoardModel final : public BoardModel {
 
   void set_dram(rtl::DramModel* dram) override { dram_ = dram; }
 
+  // The idle cycles between register accesses: most of a run's cycles. One capture for the
+  // whole stretch, the bus inputs set once, and the cycle's code inlined with them constant.
   void Cycles(int64_t n) override {
-    for (int64_t i = 0; i < n; ++i) Cycle(false, false, 0, 0, nullptr);
+    if (n <= 0) return;
+    const rtl::AssertionCapture capture(&assertions_, &assert_cycle_);
+    top_->reg_valid_i = 0;
+    top_->reg_we_i = 0;
+    for (int64_t i = 0; i < n; ++i) Cycle<false>(false, 0, 0, nullptr);
   }
 
   uint32_t ReadReg(uint32_t offset) override {
     OTPU_CHECK(offset % 4 == 0 && offset < 0x1000);
     uint32_t data = 0;
-    Cycle(true, false, offset, 0, &data);
+    const rtl::AssertionCapture capture(&assertions_, &assert_cycle_);
+    Cycle<true>(false, offset, 0, &data);
     return data;
   }
 
   void WriteReg(uint32_t offset, uint32_t value) override {
     OTPU_CHECK(offset % 4 == 0 && offset < 0x1000);
-    Cycle(true, true, offset, value, nullptr);
+    const rtl::AssertionCapture capture(&assertions_, &assert_cycle_);
+    Cycle<true>(true, offset, value, nullptr);
   }
 
   void ReadTraceWindow(uint64_t first, size_t n, uint64_t* out) override {
@@ -169,8 +177,8 @@ class VerilatedBoardModel final : public BoardModel {
     size_t i = 0;
     while (i < n) {
       top_->trace_win_beat_i = uint32_t(beat);
-      top_->trace_win_rd_i = 1;  // the board checks the beat's records (reserved bits zero)
-      Cycle(false, false, 0, 0, nullptr);  // the beat is on trace_win_data_o after the edge
+      top_->trace_win_rd_i = 1;  // the board reads the beat and checks its records
+      Cycles(1);                 // the beat is on trace_win_data_o after the edge
       for (int k = skip; k < 8 && i < n; ++k) {
         out[i++] = uint64_t(rtl::ports::Word(top_->trace_win_data_o, 2 * k)) |
                    uint64_t(rtl::ports::Word(top_->trace_win_data_o, 2 * k + 1)) << 32;
@@ -200,16 +208,21 @@ class VerilatedBoardModel final : public BoardModel {
     return top_->reg_rdata_o;
   }
 
-  // One clock cycle: the DRAM model serves the ports, a register request (if reg_valid) is
-  // presented, the event tap runs, the clock rises; *rdata (if given) gets the read's answer.
-  void Cycle(bool reg_valid, bool reg_we, uint32_t offset, uint32_t wdata, uint32_t* rdata) {
+  // One clock cycle: the DRAM model serves the ports, a register request (kReg) is presented
+  // (then set idle again), the event tap runs, the clock rises; *rdata (if given) gets the
+  // read's answer. The caller holds an AssertionCapture on assertions_ and assert_cycle_; an
+  // idle cycle (!kReg) expects reg_valid_i low.
+  template <bool kReg>
+  [[gnu::always_inline]] inline void Cycle(bool reg_we, uint32_t offset, uint32_t wdata,
+                                           uint32_t* rdata) {
     // An assertion failing in this cycle's evaluations is stamped with its run cycle.
     assert_cycle_ = top_->running_o ? (in_run_ ? run_cycle_ : 0) : -1;
-    const rtl::AssertionCapture capture(&assertions_, &assert_cycle_);
-    top_->reg_valid_i = reg_valid;
-    top_->reg_we_i = reg_we;
-    top_->reg_addr_i = uint16_t(offset);
-    top_->reg_wdata_i = wdata;
+    if constexpr (kReg) {
+      top_->reg_valid_i = 1;
+      top_->reg_we_i = reg_we;
+      top_->reg_addr_i = uint16_t(offset);
+      top_->reg_wdata_i = wdata;
+    }
     top_->axi_err_i = axi_err_pending_;
 
     dram_->Offer(cycle_, &offer_);
@@ -265,9 +278,13 @@ class VerilatedBoardModel final : public BoardModel {
 
     if (assertions_.size() > reported_) ReportAssertions();
 
-    if (rdata != nullptr) {
-      OTPU_CHECK(top_->reg_rvalid_o);
-      *rdata = top_->reg_rdata_o;
+    if constexpr (kReg) {
+      top_->reg_valid_i = 0;
+      top_->reg_we_i = 0;
+      if (rdata != nullptr) {
+        OTPU_CHECK(top_->reg_rvalid_o);
+        *rdata = top_->reg_rdata_o;
+      }
     }
   }
 

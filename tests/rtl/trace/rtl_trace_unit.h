@@ -72,6 +72,8 @@ class RtlTraceUnit : public ClockHook {
     top_->clk_i = 0;
     top_->rst_ni = 0;
     top_->rptr_i = 0;
+    top_->rd_en_i = 1;   // both read ports read every cycle
+    top_->win_rd_i = 1;
     top_->eval();
     top_->rst_ni = 1;
     top_->eval();

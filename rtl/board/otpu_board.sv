@@ -116,7 +116,7 @@ module otpu_board
 
   logic [63:0]                   cycles;
   logic [5:0][31:0]              run_cnt;
-  logic [NUM_COUNTERS-1:0][63:0] free_cnt;
+  logic [63:0]                   free_cnt [NUM_COUNTERS];
   logic                          tr_clear, tr_enable, tr_stop, tr_stream, tr_busy;
   logic [31:0]                   tr_count, tr_drop, tr_rptr, tr_widx;
   logic [DepthW-1:0]             tr_addr;

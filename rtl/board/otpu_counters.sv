@@ -16,7 +16,7 @@ module otpu_counters
   input  act_t                          act_i,
   output logic [63:0]                   cycles_o,
   output logic [5:0][31:0]              run_cnt_o,    // ICOUNT B_RD B_WR A_RD A_WR B_STALL
-  output logic [NUM_COUNTERS-1:0][63:0] free_cnt_o
+  output logic [63:0]                   free_cnt_o [NUM_COUNTERS]
 );
 
   // The core retires at most one instruction a cycle and zeroes its count when a run starts
@@ -26,9 +26,8 @@ module otpu_counters
   logic        retire;
   assign retire = !(running_i && !running_q) && retired_i != retired_q;
 
-  logic [63:0]                   cycles_q;
-  logic [5:0][31:0]              run_q;
-  logic [NUM_COUNTERS-1:0][63:0] free_q;
+  logic [63:0]      cycles_q;
+  logic [5:0][31:0] run_q;
 
   // What this cycle adds to free-running counter k. A function called at the edge, not a
   // signal: the activity word follows the memory's ready inputs, and a signal would be
@@ -65,13 +64,9 @@ module otpu_counters
       retired_q <= '0;
       cycles_q  <= '0;
       run_q     <= '0;
-      free_q    <= '0;
     end else begin
       running_q <= running_i;
       retired_q <= retired_i;
-      for (int unsigned k = 0; k < NUM_COUNTERS; k++) begin
-        free_q[k] <= free_q[k] + 64'(inc_at(act_i, running_i, retire, k));
-      end
       if (clear_i) begin
         cycles_q <= '0;
         run_q    <= '0;
@@ -87,8 +82,22 @@ module otpu_counters
     end
   end
 
-  assign cycles_o   = cycles_q;
-  assign run_cnt_o  = run_q;
-  assign free_cnt_o = free_q;
+  // Each free-running counter a 64-bit register of its own: as one packed vector (13 x 64
+  // bits) every cycle's increments were masked inserts into a 26-word value, with a delayed
+  // copy of all of it zeroed, filled and written back (docs/rtl.md "Simulation speed").
+  for (genvar k = 0; k < NUM_COUNTERS; k++) begin : gen_free
+    logic [63:0] free_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        free_q <= '0;
+      end else begin
+        free_q <= free_q + 64'(inc_at(act_i, running_i, retire, k));
+      end
+    end
+    assign free_cnt_o[k] = free_q;
+  end
+
+  assign cycles_o  = cycles_q;
+  assign run_cnt_o = run_q;
 
 endmodule : otpu_counters

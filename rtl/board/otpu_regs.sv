@@ -43,7 +43,7 @@ module otpu_regs
   // Counters: CYCLES, then ICOUNT B_RD B_WR A_RD A_WR B_STALL; the free-running ones
   input  logic [63:0]                   cycles_i,
   input  logic [5:0][31:0]              run_cnt_i,
-  input  logic [NUM_COUNTERS-1:0][63:0] free_cnt_i,
+  input  logic [63:0]                   free_cnt_i [NUM_COUNTERS],
   // Trace unit
   output logic                          trace_clear_o,   // TRACE_CTRL.CLEAR written (in the write's cycle)
   output logic                          trace_enable_o,
@@ -101,6 +101,10 @@ module otpu_regs
   assign word    = req_addr_i[11:2];
   assign arg_idx = req_addr_i[4:2];
   assign cnt_idx = req_addr_i[7:3];
+  // The counter array's index (a counter address is checked to lie in it before it is read).
+  localparam int CntSelW = $clog2(NUM_COUNTERS);
+  logic [CntSelW-1:0] cnt_sel;
+  assign cnt_sel = cnt_idx[CntSelW-1:0];
   assign cnt_hi  = req_addr_i[2];
 
   always_comb begin
@@ -177,7 +181,7 @@ module otpu_regs
           end else if (cnt_hi) begin
             rdata_d = cnt_hi_q[cnt_idx];
           end else begin
-            rdata_d = free_cnt_i[cnt_idx][31:0];
+            rdata_d = free_cnt_i[cnt_sel][31:0];
           end
         end
       endcase
@@ -262,7 +266,7 @@ module otpu_regs
           REG_TRACE_HI:  tr_addr_q   <= tr_addr_q + DepthW'(1);
           default: begin
             if (is_cnt && !cnt_hi) begin
-              cnt_hi_q[cnt_idx] <= free_cnt_i[cnt_idx][63:32];
+              cnt_hi_q[cnt_idx] <= free_cnt_i[cnt_sel][63:32];
             end
           end
         endcase

@@ -47,8 +47,8 @@ def read_mutations(path):
     return mutations
 
 
-def apply(tree, m):
-    """Replaces m's text on its one line; returns the file's original contents."""
+def lines_with_text(tree, m):
+    """m's file in tree as lines, and the index of the one line holding m's text."""
     path = os.path.join(tree, m["file"])
     try:
         with open(path, encoding="utf-8") as f:
@@ -60,6 +60,13 @@ def apply(tree, m):
     if len(hits) != 1:
         raise Usage(f"mutation {m['name']}: its text occurs on {len(hits)} lines of "
                     f"{m['file']}, not on exactly one")
+    return original, lines, hits
+
+
+def apply(tree, m):
+    """Replaces m's text on its one line; returns the file's original contents."""
+    original, lines, hits = lines_with_text(tree, m)
+    path = os.path.join(tree, m["file"])
     lines[hits[0]] = lines[hits[0]].replace(m["text"], m["replacement"], 1)
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
@@ -120,6 +127,9 @@ def main():
     p.add_argument("--timeout", type=float, default=300,
                    help="seconds a cell may take before it is an error (a hang), default 300")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
+    p.add_argument("--check", action="store_true",
+                   help="only check that every mutation still applies to exactly one line of "
+                        "this checkout (a ctest: RTL edits move the lines)")
     args = p.parse_args()
     try:
         mutations = read_mutations(args.mutations)
@@ -129,6 +139,11 @@ def main():
                         f"{args.mutations}")
         if args.only:
             mutations = [m for m in mutations if m["name"] in args.only]
+        if args.check:
+            for m in mutations:
+                lines_with_text(ROOT, m)
+            print(f"mutate: all {len(mutations)} mutations apply to one line each")
+            return 0
     except (Usage, OSError) as e:
         print(f"mutate: {e}", file=sys.stderr)
         return 2

@@ -34,7 +34,7 @@ callgrind() {
   local cycles
   cycles=$(sed -E 's/.*"cycles": ([0-9]+).*/\1/' <<<"$json")
   awk -v j="$json" -v i="$instr" -v c="$cycles" 'BEGIN {
-    sub(/}$/, "", j); printf "%s, \"host_instr\": %d, \"instr_per_cycle\": %.0f}", j, i, i / c }'
+    sub(/}$/, "", j); printf "%s, \"host_instr\": %.0f, \"instr_per_cycle\": %.0f}", j, i, i / c }'
 }
 
 bare_small=$(callgrind bare_small --workload mlp-small)

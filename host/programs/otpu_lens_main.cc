@@ -123,6 +123,7 @@ int Record(const std::vector<std::string>& args) {
   if (!vm.count("out")) return Fail(kExitUsage, prog + "missing -o FILE (the profile to write)");
   BoardChoice choice;
   choice.sim = vm["sim"].as<bool>();
+  isa::Config model_config = rtl::BuiltConfig();  // the board model's, with --sim
   if (choice.sim && vm.count("dev")) {
     return Fail(kExitUsage, prog + "--dev and --sim: record on a card or on the board model");
   }
@@ -135,6 +136,7 @@ int Record(const std::vector<std::string>& args) {
     choice.config = vm["config"].as<std::string>();
     const StatusOr<isa::Config> named = rtl::BuiltConfigNamed(choice.config);
     if (!named.ok()) return Fail(kExitUsage, prog + "--config: " + named.status().message());
+    model_config = *named;
   }
   if (vm["rtl-parity"].as<bool>() && !choice.sim) {
     return Fail(kExitUsage, prog + "--rtl-parity: only with --sim (the rtl profile comes from "
@@ -261,11 +263,7 @@ int Record(const std::vector<std::string>& args) {
   ra.mem = BoardMemoryName(choice);
   std::unique_ptr<RtlParityTap> parity;
   if (vm["rtl-parity"].as<bool>()) {
-    const StatusOr<isa::Config> cfg =
-        choice.config.empty() ? StatusOr<isa::Config>(rtl::BuiltConfig())
-                              : rtl::BuiltConfigNamed(choice.config);
-    if (!cfg.ok()) return Fail(kExitUsage, prog + "--config: " + cfg.status().message());
-    parity = std::make_unique<RtlParityTap>(*cfg);
+    parity = std::make_unique<RtlParityTap>(model_config);
     choice.hook = parity.get();
     ra.rtl_parity = parity.get();
   }

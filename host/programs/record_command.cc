@@ -127,16 +127,14 @@ int RecordOn(BoardIface& board, const RecordArgs& args) {
   std::printf("%s: check ok: %s\n", run->name.c_str(), rec->check.detail.c_str());
   if (args.checkpoint) std::printf("%s\n", lens::GreedyLine(rec->greedy_tokens).c_str());
   if (args.rtl_parity) {
-    if (size_t(args.rtl_parity->runs()) != run->steps.size()) {
-      return Fail(lens::cli::kExitFailure,
-                  prog + StrFormat("rtl parity: the board ran the core %d times for %zu steps",
-                                   args.rtl_parity->runs(), run->steps.size()));
-    }
     StatusOr<std::vector<lens::decode::TraceRun>> runs = args.rtl_parity->TracedRuns();
-    if (!runs.ok()) return Fail(lens::cli::kExitFailure, prog + "rtl parity: " + runs.status().message());
-    StatusOr<std::string> first = RtlParity(file.profiles, *runs, info.config, run->program,
-                                            rec->bucket_cycles, args.mem);
-    if (!first.ok()) return Fail(lens::cli::kExitFailure, prog + "rtl parity: " + first.status().message());
+    StatusOr<std::string> first =
+        runs.ok() ? RtlParity(file.profiles, *runs, info.config, run->program,
+                              rec->bucket_cycles, args.mem)
+                  : StatusOr<std::string>(runs.status());
+    if (!first.ok()) {
+      return Fail(lens::cli::kExitFailure, prog + "rtl parity: " + first.status().message());
+    }
     if (!first->empty()) {
       return Fail(lens::cli::kExitFailure,
                   prog + "rtl parity: the hw profile differs from the rtl profile of its run: " +

@@ -26,6 +26,10 @@ void RtlParityTap::OnRunEnd() {
 }
 
 StatusOr<std::vector<lens::decode::TraceRun>> RtlParityTap::TracedRuns() const {
+  if (size_t(runs_) != traced_.size()) {
+    return Internal(StrFormat("the board ran the core %d times for %zu steps", runs_,
+                              traced_.size()));
+  }
   RETURN_IF_ERROR(status_);
   return kept_;
 }

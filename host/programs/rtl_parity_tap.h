@@ -8,15 +8,15 @@
 #include <vector>
 
 #include "base/status.h"
-#include "workloads/isa/program.h"
 #include "lens/profile.h"
 #include "lens/trace/decoder.h"
 #include "sim/rtl/event_collector.h"
+#include "workloads/isa/program.h"
 
 namespace otpu::host {
 
 // A ClockHook for the board model: the board's k-th core run is the run's k-th step (Card runs
-// each step once; RecordOn checks the count), and only the steps marked traced are collected,
+// each step once; TracedRuns checks the count), and only the steps marked traced are collected,
 // each kept as the rtl profile builder takes it. The untraced steps cost a run counter.
 class RtlParityTap : public rtl::ClockHook {
  public:
@@ -30,11 +30,15 @@ class RtlParityTap : public rtl::ClockHook {
   void OnRunEnd() override;
 
   int runs() const { return runs_; }
-  // The traced steps' runs in step order; Internal when the tap saw a broken event rule.
+  // The traced steps' runs in step order, once the recording is over. Internal when the board
+  // ran the core another number of times than SetTraced's steps, or the tap saw a broken event
+  // rule.
   StatusOr<std::vector<lens::decode::TraceRun>> TracedRuns() const;
 
  private:
-  bool Collecting() const { return runs_ > 0 && size_t(runs_ - 1) < traced_.size() && traced_[size_t(runs_ - 1)]; }
+  bool Collecting() const {
+    return runs_ > 0 && size_t(runs_ - 1) < traced_.size() && traced_[size_t(runs_ - 1)];
+  }
 
   rtl::EventCollector collector_;
   std::vector<bool> traced_;
@@ -44,7 +48,7 @@ class RtlParityTap : public rtl::ClockHook {
 };
 
 // The first difference between each hw profile and the rtl profile of its run (built from
-// `runs` with `program`), as "step 3 (profile 2 of 4): instruction 41 ...", or "" when every
+// `runs` with `program`), as "profile 2 of 4 (NAME): instruction 41 ...", or "" when every
 // profile agrees in everything the regression's parity verdict covers.
 StatusOr<std::string> RtlParity(const std::vector<lens::Profile>& hw,
                                 const std::vector<lens::decode::TraceRun>& runs,

@@ -80,6 +80,18 @@ TEST_F(RtlParityTest, AnInstructionThatEndsOneCycleLaterIsNamed) {
   EXPECT_NE(first->find(": end "), std::string::npos) << *first;
 }
 
+// The tap pairs runs with steps by count: a board that ran the core another number of times
+// than the workload has steps makes it refuse to answer.
+TEST(RtlParityTapTest, ARunCountOtherThanTheStepsIsAnError) {
+  RtlParityTap tap(rtl::BuiltConfig());
+  tap.SetTraced({false, true});
+  tap.OnRunStart();
+  tap.OnRunEnd();
+  StatusOr<std::vector<lens::decode::TraceRun>> runs = tap.TracedRuns();
+  ASSERT_FALSE(runs.ok());
+  EXPECT_EQ(runs.status().message(), "the board ran the core 1 times for 2 steps");
+}
+
 TEST_F(RtlParityTest, ARunMissingFromTheTapIsAnError) {
   std::vector<lens::decode::TraceRun> runs = recorded_->runs;
   runs.pop_back();

@@ -3,7 +3,6 @@
 #include "base/json.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <new>
@@ -98,8 +97,8 @@ void ProfileSaxHandler::SpillColumn() {
 }
 
 void ProfileSaxHandler::BeginRow() {
-  if (tell_ && *tell_ && (row_ == 0 || row_ == kSampleRows)) {
-    const size_t at = (*tell_)();
+  if (in_ && (row_ == 0 || row_ == kSampleRows)) {
+    const size_t at = in_->Tell();
     if (row_ == 0) {
       sample_start_ = at;
     } else if (at > sample_start_ && at < text_bytes_) {
@@ -181,48 +180,6 @@ bool ProfileSaxHandler::Integer(int64_t v) {
   return true;
 }
 
-bool ProfileSaxHandler::RawNumber(const char* str, rapidjson::SizeType length, bool) {
-  const std::string_view text(str, length);
-  if (length > kMaxJsonNumberChars) {
-    // No file of ours holds one (json.h); the parser stops here. The stream stands just past
-    // the number.
-    const size_t end = tell_ && *tell_ ? (*tell_)() : 0;
-    number_error_ = DataLoss("invalid JSON at byte " + std::to_string(end - length) +
-                             ": number longer than " + std::to_string(kMaxJsonNumberChars) +
-                             " characters");
-    return false;
-  }
-  // The common case first: an integer of at most 18 digits (every row value), converted in
-  // one pass without a second look at the text.
-  {
-    const bool minus = length > 0 && str[0] == '-';
-    size_t i = minus ? 1 : 0;
-    if (length - i <= 18 && i < length) {
-      int64_t v = 0;
-      for (; i < length; ++i) {
-        const unsigned d = unsigned(str[i] - '0');
-        if (d > 9) break;
-        v = v * 10 + int64_t(d);
-      }
-      if (i == length) return Integer(minus ? -v : v);
-    }
-  }
-  bool integer = true;
-  for (char c : text) integer &= c != '.' && c != 'e' && c != 'E';
-  if (integer) {
-    int64_t i = 0;
-    if (std::from_chars(text.data(), text.data() + text.size(), i).ec == std::errc()) {
-      return Integer(i);
-    }
-    uint64_t u = 0;
-    if (std::from_chars(text.data(), text.data() + text.size(), u).ec == std::errc()) {
-      return Uint64(u);
-    }
-  }
-  // The grammar was checked by the parser; out of range becomes +-inf or 0, as RapidJSON did.
-  return Double(std::strtod(std::string(text).c_str(), nullptr));
-}
-
 bool ProfileSaxHandler::Uint64(uint64_t u) {
   if (u <= uint64_t(std::numeric_limits<int64_t>::max())) return Integer(int64_t(u));
   if (mode_ == Mode::kColumn) SpillColumn();
@@ -236,6 +193,16 @@ bool ProfileSaxHandler::Uint64(uint64_t u) {
 }
 
 bool ProfileSaxHandler::Double(double d) {
+  if (in_) {
+    const std::string_view text = in_->NumberText();
+    if (!text.empty()) {
+      // The grammar was checked by the parser; out of range becomes +-inf or 0.
+      char z[kMaxJsonNumberChars + 1];
+      text.copy(z, text.size());
+      z[text.size()] = '\0';
+      d = std::strtod(z, nullptr);
+    }
+  }
   if (mode_ == Mode::kColumn) {
     if (std::trunc(d) == d && std::fabs(d) < 9.2e18) return Integer(int64_t(d));
     SpillColumn();

@@ -9,14 +9,14 @@
 #include <rapidjson/document.h>
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include "lens/profile.h"
 #include "base/status.h"
+#include "lens/profile.h"
+#include "lens/profile_text_stream.h"
 
 namespace otpu::lens {
 
@@ -41,12 +41,12 @@ using ProfileDocument =
 // after `format` and `version` have been checked, which may say why the rows look foreign.
 class ProfileSaxHandler {
  public:
-  // Values other than instruction rows are forwarded to `doc` (borrowed). `tell` (borrowed,
-  // may be null) says how far the parse has got in a text of about `text_bytes` (0: unknown):
-  // it lets the row vector be sized once instead of growing.
-  ProfileSaxHandler(ProfileDocument* doc, const std::function<size_t()>* tell,
-                    size_t text_bytes)
-      : doc_(*doc), tell_(tell), text_bytes_(text_bytes) {}
+  // Values other than instruction rows are forwarded to `doc` (borrowed). `in` (borrowed, may
+  // be null) is the text being parsed: how far the parse has got in a text of about
+  // `text_bytes` (0: unknown) lets the row vector be sized once instead of growing, and a
+  // fraction is converted from its text (profile_number_stream.h).
+  ProfileSaxHandler(ProfileDocument* doc, const ProfileTextStream* in, size_t text_bytes)
+      : doc_(*doc), in_(in), text_bytes_(text_bytes) {}
 
   // Rows of profiles[i].instrs, indexed by i (the profile's position in the array).
   std::vector<std::vector<InstrRow>>& rows() { return rows_; }
@@ -55,9 +55,6 @@ class ProfileSaxHandler {
   std::unordered_map<std::string, std::vector<int64_t>>& columns() { return columns_; }
   // The first malformed row, naming its key path; OK when none.
   const Status& row_error() const { return row_error_; }
-  // Why the handler stopped the parse at a number (longer than kMaxJsonNumberChars, naming its
-  // byte offset); OK when it did not.
-  const Status& number_error() const { return number_error_; }
 
   // RapidJSON handler interface.
   bool Null();
@@ -66,11 +63,11 @@ class ProfileSaxHandler {
   bool Uint(unsigned u) { return Integer(u); }
   bool Int64(int64_t i) { return Integer(i); }
   bool Uint64(uint64_t u);
+  // RapidJSON's approximation of a fraction; the value used is strtod's of the number's text
+  // when the stream has it (exact; profile_number_stream.h).
   bool Double(double d);
-  // Every number arrives as its text (kParseNumbersAsStringsFlag) and is converted here:
-  // RapidJSON 1.1.0's full-precision strtod reads out of bounds for some exponents (a fuzzed
-  // `0.0000003333333333333332e-0333`); glibc's strtod is exact and safe.
-  bool RawNumber(const char* str, rapidjson::SizeType length, bool copy);
+  // Not called: numbers are parsed, not handed over as text (no kParseNumbersAsStringsFlag).
+  bool RawNumber(const char*, rapidjson::SizeType, bool) { return false; }
   bool String(const char* str, rapidjson::SizeType length, bool copy);
   bool StartObject();
   bool Key(const char* str, rapidjson::SizeType length, bool copy);
@@ -99,12 +96,11 @@ class ProfileSaxHandler {
   void SpillColumn();
 
   ProfileDocument& doc_;
-  const std::function<size_t()>* tell_;
+  const ProfileTextStream* in_;
   size_t text_bytes_;
   size_t sample_start_ = 0;  // text offset of the current profile's first row
   std::vector<std::vector<InstrRow>> rows_;
   Status row_error_;
-  Status number_error_;
 
   Mode mode_ = Mode::kForward;
   int depth_ = 0;             // containers open around the current position

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 
 #include "lens/gzip.h"
 
@@ -13,6 +14,8 @@ namespace {
 // Inflated bytes per chunk: big enough that zlib runs at full speed, small next to any profile.
 constexpr size_t kChunkBytes = size_t{256} << 10;
 constexpr size_t kTrustedRatio = 16;  // a larger gzip trailer size is more likely damage
+// Room before an inflated chunk for the part of a number the previous chunk ended in.
+constexpr size_t kCarryBytes = kMaxJsonNumberChars;
 
 }  // namespace
 
@@ -36,7 +39,7 @@ ProfileTextStream::ProfileTextStream(std::string_view bytes, const ReadLimits& l
                            uint64_t{p[3]} << 24;
     if (isize <= kTrustedRatio * in_.size()) size_hint_ = isize;
   }
-  buf_.reset(new char[kChunkBytes]);
+  buf_.reset(new char[kCarryBytes + kChunkBytes]);
   z_ = std::make_unique<Inflater>();
   if (inflateInit2(&z_->z, 15 + 16) != Z_OK) {  // 15 + 16: a gzip header, not zlib's
     error_ = Internal("gzip: cannot start inflating");
@@ -65,7 +68,7 @@ bool ProfileTextStream::InflateChunk(size_t* produced) {
                         std::to_string(member_at));
       return false;
     }
-    z.next_out = reinterpret_cast<Bytef*>(buf_.get() + *produced);
+    z.next_out = reinterpret_cast<Bytef*>(buf_.get() + kCarryBytes + *produced);
     z.avail_out = uInt(kChunkBytes - *produced);
     const uInt before = z.avail_out;
     const int r = inflate(&z, Z_NO_FLUSH);
@@ -97,6 +100,11 @@ bool ProfileTextStream::InflateChunk(size_t* produced) {
 bool ProfileTextStream::Refill() {
   if (done_ || !error_.ok()) return false;
   chunk_offset_ += uint64_t(end_ - begin_);
+  begin_ = cur_ = end_;  // used up; Tell() stays right until the next chunk is in place
+  if (in_number_) {
+    CarryNumber();
+    if (!error_.ok()) return false;
+  }
   if (gzip_) {
     size_t n = 0;
     const bool more = InflateChunk(&n);
@@ -105,7 +113,7 @@ bool ProfileTextStream::Refill() {
       done_ = true;
       return false;
     }
-    begin_ = cur_ = buf_.get();
+    begin_ = cur_ = buf_.get() + kCarryBytes;
     end_ = begin_ + n;
   } else {
     if (in_pos_ == in_.size()) {
@@ -130,8 +138,30 @@ void ProfileTextStream::CheckChunk() {
                       " bytes, the limit of a profile file");
     done_ = true;
   }
-  // Numbers are not scanned here: the parser hands them over as text and the handler refuses
-  // overlong ones (profile_sax.h), so the text is read once.
+}
+
+void ProfileTextStream::CarryNumber() {
+  const size_t n = size_t(chunk_offset_ - number_at_);  // its characters so far
+  if (n > kMaxJsonNumberChars) {
+    NumberTooLong();
+    return;
+  }
+  // Plain text is one piece already; an inflated chunk is overwritten by the next one.
+  if (!gzip_) return;
+  char* to = buf_.get() + kCarryBytes - n;
+  std::memmove(to, number_, n);
+  number_ = to;
+}
+
+void ProfileTextStream::NumberTooLong() {
+  if (!error_.ok()) return;
+  error_ = DataLoss("invalid JSON at byte " + std::to_string(number_at_) +
+                    ": number longer than " + std::to_string(kMaxJsonNumberChars) +
+                    " characters");
+  // The text ends here for the parser: nothing after the number is read.
+  done_ = true;
+  chunk_offset_ = Tell();
+  begin_ = cur_ = end_ = nullptr;
 }
 
 }  // namespace otpu::lens

@@ -131,6 +131,25 @@ TEST_F(ReadLimitsTest, OverlongNumberAcrossInflatedChunksIsNamedByOffset) {
                                       ": number longer than 64 characters");
 }
 
+TEST_F(ReadLimitsTest, FractionAcrossInflatedChunksIsReadExactly) {
+  // The number runs from 8 bytes before the first 256 KiB chunk's end into the next.
+  const std::string value = "0.11935319286735585";
+  auto with_pad = [&](size_t pad) {
+    std::string json = WithExtra("\"pad\":\"" + std::string(pad, 'x') + "\"");
+    const size_t at = json.find("\"efficiency\":") + 13;
+    return json.replace(at, json.find_first_of(",}", at) - at, value);
+  };
+  const std::string probe = with_pad(0);
+  const size_t at = probe.find("\"efficiency\":") + 13;
+  ASSERT_LT(at, size_t{256} << 10);
+  const std::string json = with_pad((size_t{256} << 10) - 8 - at);
+  ASSERT_EQ(json.find(value), (size_t{256} << 10) - 8);
+  const std::string path = Spit("frac.otpuprof", *GzipCompress(json, 6));
+  StatusOr<ProfileFile> f = Read(path);
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  EXPECT_EQ(f->profiles[0].roofline.efficiency, 0.11935319286735585);
+}
+
 TEST_F(ReadLimitsTest, ConcatenatedGzipMembersAreOneText) {
   const ProfileFile file = SyntheticFile({ProfileKind::kRtl}, 300);
   const std::string json = *ProfileFileToJson(file);

@@ -77,38 +77,16 @@ Status JsonParseError(const std::string& what, const rapidjson::ParseResult& res
                   std::to_string(result.Offset()) + ": " + reason);
 }
 
-std::optional<int64_t> OverlongJsonNumberScanner::Scan(std::string_view piece) {
-  for (size_t i = 0; i < piece.size(); ++i) {
-    const char c = piece[i];
-    if (in_string_) {
-      if (escape_) {
-        escape_ = false;
-      } else if (c == '\\') {
-        escape_ = true;
-      } else if (c == '"') {
-        in_string_ = false;
-      }
-      continue;
-    }
-    const bool number_char = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
-                             c == 'e' || c == 'E';
-    if (!number_char) {
-      run_ = 0;
-      if (c == '"') in_string_ = true;
-    } else if (++run_ > kMaxJsonNumberChars) {
-      return int64_t(i + 1) - int64_t(run_);
-    }
-  }
-  return std::nullopt;
+namespace {
+
+bool IsNumberChar(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
-size_t FindOverlongJsonNumber(std::string_view text) {
-  OverlongJsonNumberScanner scanner;
-  const std::optional<int64_t> at = scanner.Scan(text);
-  return at ? size_t(*at) : std::string_view::npos;
-}
-
-size_t FindOutOfRangeJsonNumber(std::string_view text) {
+// The offset of the first number token (a run of number characters outside strings) for which
+// `bad(token)` holds, or npos.
+template <typename Bad>
+size_t FindJsonNumber(std::string_view text, Bad bad) {
   bool in_string = false, escape = false;
   size_t i = 0;
   while (i < text.size()) {
@@ -120,45 +98,61 @@ size_t FindOutOfRangeJsonNumber(std::string_view text) {
       ++i;
       continue;
     }
-    if (c == '"') in_string = true;
-    if (!(c == '-' || (c >= '0' && c <= '9'))) {
+    if (!IsNumberChar(c)) {
+      in_string = c == '"';
       ++i;
       continue;
     }
-    // One number token: where its first significant digit stands, and its exponent.
     const size_t start = i;
-    if (text[i] == '-') ++i;
-    int64_t int_digits = 0, lead_frac_zeros = 0, exp = 0;
-    bool nonzero = false, point = false, in_exp = false, exp_negative = false;
-    for (; i < text.size(); ++i) {
-      const char d = text[i];
-      if (d >= '0' && d <= '9') {
-        if (in_exp) {
-          exp = std::min<int64_t>(exp * 10 + (d - '0'), 1000000);
-        } else if (!point) {
-          if (d != '0' || nonzero) {
-            nonzero = true;
-            ++int_digits;
-          }
-        } else if (!nonzero) {
-          if (d == '0') ++lead_frac_zeros;
-          else nonzero = true;
-        }
-      } else if (d == '.' && !in_exp) {
-        point = true;
-      } else if ((d == 'e' || d == 'E') && !in_exp) {
-        in_exp = true;
-      } else if ((d == '-' || d == '+') && in_exp) {
-        exp_negative = d == '-';
-      } else {
-        break;
-      }
-    }
-    const int64_t e = exp_negative ? -exp : exp;
-    const int64_t magnitude = !nonzero ? e : int_digits > 0 ? int_digits - 1 + e : e - lead_frac_zeros - 1;
-    if (magnitude < -kMaxJsonDecimalExponent || magnitude > kMaxJsonDecimalExponent) return start;
+    while (i < text.size() && IsNumberChar(text[i])) ++i;
+    if (bad(text.substr(start, i - start))) return start;
   }
   return std::string_view::npos;
+}
+
+// The decimal exponent k of a number token's magnitude 10^k (k of its first significant digit;
+// the exponent alone for a zero).
+int64_t DecimalMagnitude(std::string_view token) {
+  int64_t int_digits = 0, lead_frac_zeros = 0, exp = 0;
+  bool nonzero = false, point = false, in_exp = false, exp_negative = false;
+  for (const char d : token) {
+    if (d >= '0' && d <= '9') {
+      if (in_exp) {
+        exp = std::min<int64_t>(exp * 10 + (d - '0'), 1000000);
+      } else if (!point) {
+        if (d != '0' || nonzero) {
+          nonzero = true;
+          ++int_digits;
+        }
+      } else if (!nonzero) {
+        if (d == '0') ++lead_frac_zeros;
+        else nonzero = true;
+      }
+    } else if (d == '.') {
+      point = true;
+    } else if (d == 'e' || d == 'E') {
+      in_exp = true;
+    } else if (in_exp) {
+      exp_negative = d == '-';
+    }
+  }
+  const int64_t e = exp_negative ? -exp : exp;
+  if (!nonzero) return e;
+  return int_digits > 0 ? int_digits - 1 + e : e - lead_frac_zeros - 1;
+}
+
+}  // namespace
+
+size_t FindOverlongJsonNumber(std::string_view text) {
+  return FindJsonNumber(text,
+                        [](std::string_view token) { return token.size() > kMaxJsonNumberChars; });
+}
+
+size_t FindOutOfRangeJsonNumber(std::string_view text) {
+  return FindJsonNumber(text, [](std::string_view token) {
+    const int64_t k = DecimalMagnitude(token);
+    return k < -kMaxJsonDecimalExponent || k > kMaxJsonDecimalExponent;
+  });
 }
 
 Status CheckJsonNumbers(std::string_view text, const std::string& what) {

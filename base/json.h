@@ -13,7 +13,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -108,18 +107,6 @@ inline constexpr int64_t kMaxJsonDecimalExponent = 320;
 // The byte offset of the first number (outside strings) whose magnitude, 10^k, has |k| past
 // kMaxJsonDecimalExponent (a zero with such an exponent too), or npos.
 size_t FindOutOfRangeJsonNumber(std::string_view text);
-
-// Finds numbers (outside strings) longer than kMaxJsonNumberChars in a text given in pieces.
-class OverlongJsonNumberScanner {
- public:
-  // The offset in `piece` where the first overlong number of the text starts (it may start in
-  // an earlier piece: then the offset is negative), or nullopt when none ends in this piece.
-  std::optional<int64_t> Scan(std::string_view piece);
-
- private:
-  bool in_string_ = false, escape_ = false;
-  size_t run_ = 0;  // number characters just before the current position
-};
 
 // The byte offset of the first number (outside strings) longer than kMaxJsonNumberChars,
 // or npos. Run before a full-precision parse.

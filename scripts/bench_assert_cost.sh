@@ -41,7 +41,7 @@ three() {
   ev=$(instr "$build" "$name-eval-off" "$@" --assert-off)
   none=$(instr "$off" "$name-none" "$@")
   awk -v a="$on" -v e="$ev" -v n="$none" 'BEGIN {
-    printf "{\"assert\": %d, \"assert_off\": %d, \"no_assert\": %d, \"ratio\": %.4f, \"eval_ratio\": %.4f}",
+    printf "{\"assert\": %.0f, \"assert_off\": %.0f, \"no_assert\": %.0f, \"ratio\": %.4f, \"eval_ratio\": %.4f}",
       a, e, n, a / n, a / e }'
 }
 

@@ -92,6 +92,29 @@ TEST(RtlParityTapTest, ARunCountOtherThanTheStepsIsAnError) {
   EXPECT_EQ(runs.status().message(), "the board ran the core 1 times for 2 steps");
 }
 
+// A traced run whose events break the collector's rule (here an end for a slot that holds no
+// instruction, as a broken core would give) is an error naming the step; an untraced one is not
+// looked at.
+TEST(RtlParityTapTest, ABrokenEventRuleInATracedStepIsAnErrorNamingIt) {
+  RtlParityTap tap(rtl::BuiltConfig());
+  tap.SetTraced({false, true});
+  rtl::CoreCycle c;
+  c.any = true;
+  c.cycle = 7;
+  c.end[0].valid = true;
+  c.end[0].slot = 3;
+  for (int step = 0; step < 2; ++step) {
+    tap.OnRunStart();
+    tap.OnClock(c);
+    tap.OnRunEnd();
+  }
+  StatusOr<std::vector<lens::decode::TraceRun>> runs = tap.TracedRuns();
+  ASSERT_FALSE(runs.ok());
+  EXPECT_EQ(runs.status().code(), StatusCode::kInternal);
+  EXPECT_EQ(runs.status().message(),
+            "step 1: cycle 7: end event for slot 3, which holds no instruction");
+}
+
 TEST_F(RtlParityTest, ARunMissingFromTheTapIsAnError) {
   std::vector<lens::decode::TraceRun> runs = recorded_->runs;
   runs.pop_back();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
+#include <string_view>
 
 namespace otpu::lens {
 namespace {
@@ -25,6 +27,11 @@ Times TimesOf(const InstrRow& r, int64_t cycles) {
   t.e = r.end >= 0 ? std::max(double(r.end), t.s) : std::max(double(cycles), t.s);
   return t;
 }
+
+// The bucket columns the attribution reads (the others only matter to rebuilt windows, or not
+// at all): converting all 17 to doubles was a fifth of the analysis.
+const std::set<std::string_view> kAttributed = {"n",  "bm", "bd", "bs", "ms", "mb",
+                                                "fm", "fq", "fv", "fc", "mx"};
 
 struct Windows {
   std::vector<double> ws, we;                  // [ws, we) of each window
@@ -77,6 +84,7 @@ Analysis Analyze(const Profile& p) {
   const Buckets* b = p.slices.empty() ? nullptr : &p.slices[0].buckets;
   if (b && b->size() > 0) {
     for (const auto& [name, member] : Buckets::Columns()) {
+      if (!kAttributed.count(name)) continue;
       const std::vector<int64_t>& v = b->*member;
       std::vector<double>& c = w.col[name];
       c.assign(b->size(), 0);
@@ -127,8 +135,13 @@ Analysis Analyze(const Profile& p) {
       if (r.unit == kQuant) Spread(w, t.s, en, double(r.port_a), true, &col_aq);
     }
   }
-  // Busy windows of each unit: the union of its runs.
-  std::vector<std::vector<double>> busy(nu, std::vector<double>(w.size(), 0));
+  // Busy windows of the units the attribution reads them of (MXU and DMA in place of missing
+  // buckets too): the union of their runs. Every unit's busy total.
+  std::vector<std::vector<double>> busy(nu);
+  for (int u : {kVpu, kQuant, kDma}) {
+    if (size_t(u) < nu) busy[size_t(u)].assign(w.size(), 0);
+  }
+  if (a.rebuilt_windows && size_t(kMxu) < nu) busy[size_t(kMxu)].assign(w.size(), 0);
   std::vector<double> union_total(nu, 0);
   for (size_t u = 0; u < nu; ++u) {
     std::stable_sort(runs[u].begin(), runs[u].end(),
@@ -136,7 +149,7 @@ Analysis Analyze(const Profile& p) {
     double cs = -1, ce = -1;
     auto flush = [&] {
       if (cs < 0) return;
-      Spread(w, cs, ce, 0, false, &busy[u]);
+      if (!busy[u].empty()) Spread(w, cs, ce, 0, false, &busy[u]);
       union_total[u] += ce - cs;
     };
     for (auto [s, e] : runs[u]) {
@@ -162,7 +175,9 @@ Analysis Analyze(const Profile& p) {
 
   // The attribution, window by window (the order is the definition).
   const std::vector<double> zero(w.size(), 0);
-  auto busy_of = [&](int u) -> const std::vector<double>& { return size_t(u) < nu ? busy[size_t(u)] : zero; };
+  auto busy_of = [&](int u) -> const std::vector<double>& {
+    return size_t(u) < nu && !busy[size_t(u)].empty() ? busy[size_t(u)] : zero;
+  };
   // The columns once, by reference: a string-keyed lookup per column and window was most of
   // the hw profile build on a long run (a window per 64 cycles).
   auto& c = w.col;

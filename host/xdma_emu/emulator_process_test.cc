@@ -3,12 +3,17 @@
 #include "host/xdma_emu/emulator_process.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
 #include <thread>
 
 #include "base/testing/temp_dir.h"
@@ -55,6 +60,40 @@ TEST(EmulatorProcess, StderrLongerThanAPipeNeverBlocksTheEmulatorAndStopReturnsA
   EXPECT_EQ(ended.err.rfind("otpu-rtl: assertion failed: line 0 of", 0), 0u);
   // Once: a second Stop returns the same.
   EXPECT_EQ((*emu)->Stop(SIGTERM).err, ended.err);
+}
+
+// Field 22 of /proc/self/stat: this process's start time, as emulator directories name it.
+std::string OwnStartTime() {
+  std::ifstream in("/proc/self/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), {});
+  std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+  std::string f;
+  for (int i = 3; i <= 22; ++i) fields >> f;
+  return f;
+}
+
+// Only directories of owners that are gone go: an owner is a pid and its start time, so a
+// reused pid does not keep a dead owner's directory; anything else is left alone.
+TEST(EmulatorProcess, RemoveStaleRemovesTheDirectoriesOfEndedOwnersOnly) {
+  testutil::TempDir tmp;
+  const std::string me = std::to_string(::getpid());
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);
+  const std::string live = tmp.path() + "/otpu_emu." + me + "-" + OwnStartTime() + ".aaaaaa";
+  const std::string reused = tmp.path() + "/otpu_emu." + me + "-1.bbbbbb";
+  const std::string ended = tmp.path() + "/otpu_emu." + std::to_string(child) + "-7.cccccc";
+  const std::string odd = tmp.path() + "/otpu_emu.x-1.dddddd";
+  const std::string other = tmp.path() + "/other.eeeeee";
+  for (const std::string& d : {live, reused, ended, odd, other}) {
+    ASSERT_TRUE(std::filesystem::create_directories(d + "/mnt")) << d;
+  }
+  std::vector<std::string> removed = EmulatorProcess::RemoveStale(tmp.path());
+  std::sort(removed.begin(), removed.end());
+  EXPECT_EQ(removed, (std::vector<std::string>{reused, ended}));
+  for (const std::string& d : {live, odd, other}) EXPECT_TRUE(std::filesystem::exists(d)) << d;
+  EXPECT_TRUE(EmulatorProcess::RemoveStale(tmp.path()).empty());
 }
 
 }  // namespace

@@ -118,11 +118,11 @@ TEST_F(CardCellKillTest, SigkilledCellTakesItsEmulatorAndMountAlong) {
       << "otpu-xdma-emu " << emu << " outlived its cell";
   EXPECT_TRUE(Within(5, [&] { return !IsMountPoint(mount); })) << mount << " is still mounted";
 
-  // The directory the killed cell could not remove goes at the next start.
+  // The directory the killed cell could not remove goes at the next start: this one, or one
+  // in a test running beside it (every emulator start removes what dead owners left).
   const std::string dir = fs::path(mount).parent_path().string();
-  const std::vector<std::string> removed = xdma_emu::EmulatorProcess::RemoveStale();
+  xdma_emu::EmulatorProcess::RemoveStale();
   EXPECT_FALSE(fs::exists(dir)) << dir;
-  EXPECT_NE(std::find(removed.begin(), removed.end(), dir), removed.end()) << dir;
 }
 
 TEST_F(CardCellKillTest, MountOfAKilledEmulatorIsRemovedByTheNextStart) {

@@ -36,6 +36,13 @@ module otpu_board
   input  logic                             clk_i,
   input  logic                             rst_ni,
   input  logic                             regmap_v1_i,   // strap: register map version 1
+  // The core's reset, looped back outside the board: core_rst_no is rst_ni held low during an
+  // abort (below); whoever instantiates the board wires it straight back to core_rst_ni (the
+  // Verilated model's C++ does, sim/board/verilated_board_model.h). A reset derived inside
+  // the model would be a scheduling domain of its own for Verilator; the board's registers
+  // reset synchronously for the same reason (docs/board.md "Simulation speed").
+  output logic                             core_rst_no,
+  input  logic                             core_rst_ni,
   // Register bus (otpu_regs): one request a cycle, a read's data the next cycle
   input  logic                             reg_valid_i,
   input  logic                             reg_we_i,
@@ -216,11 +223,12 @@ module otpu_board
 
   // RUN written 0 while the core runs aborts the run (SPEC 4: RUN is a level). The core is
   // held in reset (its memories keep their contents) until every DRAM read it had in flight
-  // has answered, so no stale response reaches the restarted core.
-  logic        abort_q, core_rst_n;
+  // has answered, so no stale response reaches the restarted core: core_rst_no falls at the
+  // edge that sets abort_q, and the core's asynchronous reset follows it through core_rst_ni.
+  logic        abort_q;
   logic [15:0] b_reads_q, a_reads_q;   // core reads accepted and not yet answered, per port
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       abort_q   <= 1'b0;
       b_reads_q <= '0;
@@ -233,7 +241,7 @@ module otpu_board
       else if (abort_q && b_reads_q == '0 && a_reads_q == '0) abort_q <= 1'b0;
     end
   end
-  assign core_rst_n = rst_ni && !abort_q;
+  assign core_rst_no = rst_ni && !abort_q;
 
   assign b_rd_valid_o = loading ? ld_rd_valid : core_b_rd_valid;
   assign b_rd_addr_o  = loading ? ld_rd_addr : core_b_rd_addr;
@@ -260,7 +268,7 @@ module otpu_board
     .DMA_ROB   (DMA_ROB)
   ) u_core (
     .clk_i,
-    .rst_ni           (core_rst_n),
+    .rst_ni           (core_rst_ni),
     .run_i            (run && !loading),
     .args_i           (args),
     .prog_n_i         (prog_n),
@@ -367,7 +375,7 @@ module otpu_board
   function automatic logic [63:0] run_losses();
     return 64'(ev_lose_o[0]) + 64'(ev_lose_o[1]) + 64'(ev_lose_o[2]) + 64'(ev_lose_o[3]);
   endfunction
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       was_running_q   <= 1'b0;
       deny_at_start_q <= '0;
@@ -461,7 +469,7 @@ module otpu_board
   function automatic logic [31:0] rd_seen();
     return reg_rdata_o | (rsvd_selftest_reg && rd_addr_q == REG_STATUS ? 32'h100 : 32'h0);
   endfunction
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       rd_addr_q <= '0;
       win_rd_q  <= 1'b0;

@@ -58,7 +58,7 @@ module otpu_counters
   endfunction
 
   // Registered state in always_ff only (the simulator runs it once a cycle).
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       running_q <= 1'b0;
       retired_q <= '0;
@@ -87,7 +87,7 @@ module otpu_counters
   // copy of all of it zeroed, filled and written back (docs/rtl.md "Simulation speed").
   for (genvar k = 0; k < NUM_COUNTERS; k++) begin : gen_free
     logic [63:0] free_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
+    always_ff @(posedge clk_i) begin
       if (!rst_ni) begin
         free_q <= '0;
       end else begin

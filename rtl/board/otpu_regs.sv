@@ -213,7 +213,7 @@ module otpu_regs
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       run_q       <= 1'b0;
       axi_err_q   <= 1'b0;

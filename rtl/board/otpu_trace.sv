@@ -153,7 +153,7 @@ module otpu_trace
     return sum[32] ? 32'hFFFF_FFFF : sum[31:0];
   endfunction
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       level_q  <= '0;
       head_q   <= '0;
@@ -302,7 +302,7 @@ module otpu_trace
   logic              full_q;   // DEPTH records have been written
   assign widx   = wr_q[DepthW-1:0];
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       wr_q   <= '0;
       full_q <= 1'b0;

@@ -124,7 +124,7 @@ module otpu_board
   logic [63:0]                   cycles;
   logic [5:0][31:0]              run_cnt;
   logic [63:0]                   free_cnt [NUM_COUNTERS];
-  logic                          tr_clear, tr_enable, tr_stop, tr_stream, tr_busy;
+  logic                          tr_clear, tr_enable, tr_stop, tr_stream, tr_busy, tr_rd;
   logic [31:0]                   tr_count, tr_drop, tr_rptr, tr_widx;
   logic [DepthW-1:0]             tr_addr;
   logic [63:0]                   tr_data;
@@ -175,6 +175,7 @@ module otpu_board
     .trace_count_i (tr_count),
     .trace_drop_i  (tr_drop),
     .trace_addr_o  (tr_addr),
+    .trace_rd_o    (tr_rd),
     .trace_data_i  (tr_data)
   );
 
@@ -204,7 +205,9 @@ module otpu_board
     .rd_ready_i  (b_rd_ready_i),
     .rd_addr_o   (ld_rd_addr),
     .rd_tag_o    (ld_rd_tag),
-    .rsp_valid_i (b_rsp_valid_i && loading),
+    // Read only while it waits for its chunk (busy): no `&& loading`, which a simulator
+    // would evaluate at every settle of the input.
+    .rsp_valid_i (b_rsp_valid_i),
     .rsp_data_i  (b_rsp_data_i),
     .imem_we_o   (ld_imem_we),
     .imem_addr_o (ld_imem_addr),
@@ -535,9 +538,10 @@ module otpu_board
     .drop_o          (tr_drop),
     .busy_o          (tr_busy),
     .widx_o          (tr_widx),
-    // The register readout reads in a register read's cycle (TRACE_LO/HI answer the cycle
-    // after); the window in a cycle the host reads it.
-    .rd_en_i         (reg_valid_i && !reg_we_i),
+    // The register readout reads in a mapped register read's cycle (TRACE_LO/HI answer the
+    // cycle after: the decoder's strobe, not an expression of the bus inputs of its own, which
+    // a simulator would evaluate at every settle); the window in a cycle the host reads it.
+    .rd_en_i         (tr_rd),
     .rd_addr_i       (tr_addr),
     .rd_data_o       (tr_data),
     .win_rd_i        (trace_win_rd_i),

@@ -55,6 +55,7 @@ module otpu_regs
   input  logic [31:0]                   trace_count_i,
   input  logic [31:0]                   trace_drop_i,
   output logic [DepthW-1:0]             trace_addr_o,
+  output logic                          trace_rd_o,      // a mapped read's cycle: the readout reads
   input  logic [63:0]                   trace_data_i     // record at trace_addr_o a cycle ago
 );
 
@@ -287,5 +288,8 @@ module otpu_regs
   assign trace_stream_o = tr_stream_q;
   assign trace_rptr_o   = tr_rptr_q;
   assign trace_addr_o   = tr_addr_q;
+  // The decoder's read strobe, already built in a request's cycle: the trace readout reads
+  // when the answer may be TRACE_LO/HI (an unmapped read answers UNMAPPED, not the record).
+  assign trace_rd_o     = rd;
 
 endmodule : otpu_regs

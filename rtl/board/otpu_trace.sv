@@ -327,12 +327,15 @@ module otpu_trace
     end
   end
 
+  // A CLEAR's cycle writes nothing: each bank tests clear_i at its edge, so this mask reads
+  // only registers (clear_i follows the register bus inputs: a simulator would rebuild the
+  // mask at every settle of them, docs/rtl.md "Simulation speed").
   logic [Banks-1:0] bank_we;
   always_comb begin
     logic [DepthW:0] at;
     at      = '0;
     bank_we = '0;
-    if (pop_n != '0 && !clear_i) begin
+    if (pop_n != '0) begin
       for (int unsigned k = 0; k < DRAIN; k++) begin
         at = (DepthW + 1)'(widx) + (DepthW + 1)'(k);
         if (DrW'(k) < pop_n &&
@@ -351,6 +354,7 @@ module otpu_trace
     otpu_trace_bank #(.Words(DEPTH / Banks), .BANK(b)) u_bank (
       .clk_i,
       .we_i      (bank_we[b]),
+      .clear_i,
       .widx_i    (widx),
       .lanes_i   (lane),
       .rd_a_en_i (rd_en_i),

@@ -123,7 +123,8 @@ module otpu_board
 
   logic [63:0]                   cycles;
   logic [5:0][31:0]              run_cnt;
-  logic [63:0]                   free_cnt [NUM_COUNTERS];
+  logic [$clog2(NUM_COUNTERS)-1:0] free_sel;
+  logic [63:0]                   free_cnt, tmem_deny;
   logic                          tr_clear, tr_enable, tr_stop, tr_stream, tr_busy, tr_rd;
   logic [31:0]                   tr_count, tr_drop, tr_rptr, tr_widx;
   logic [DepthW-1:0]             tr_addr;
@@ -164,6 +165,7 @@ module otpu_board
     .args_o        (args),
     .cycles_i      (cycles),
     .run_cnt_i     (run_cnt),
+    .free_sel_o    (free_sel),
     .free_cnt_i    (free_cnt),
     .trace_clear_o (tr_clear),
     .trace_enable_o(tr_enable),
@@ -354,7 +356,9 @@ module otpu_board
     .act_i     (ev_act_o),
     .cycles_o  (cycles),
     .run_cnt_o (run_cnt),
-    .free_cnt_o(free_cnt)
+    .free_sel_i (free_sel),
+    .free_cnt_o (free_cnt),
+    .tmem_deny_o(tmem_deny)
   );
 
   // Counters that must add up (docs/regress.md "Assertions"): at the halt, the core's TMEM
@@ -385,12 +389,12 @@ module otpu_board
     end else begin
       was_running_q <= running;
       if (running && !was_running_q) begin
-        deny_at_start_q <= free_cnt[CNT_TMEM_DENY];
+        deny_at_start_q <= tmem_deny;
       end
       if (ev_halt_o) begin
-        BoardLossesAddUpToTmemDeny: assert (run_losses() == free_cnt[CNT_TMEM_DENY] - deny_at_start_q)
+        BoardLossesAddUpToTmemDeny: assert (run_losses() == tmem_deny - deny_at_start_q)
           else $error("otpu_board: the units lost %0d TMEM cycles, TMEM_DENY grew by %0d",
-                      run_losses(), free_cnt[CNT_TMEM_DENY] - deny_at_start_q);
+                      run_losses(), tmem_deny - deny_at_start_q);
       end
       if (selftest_on && running) begin
         BoardAssertSelfTest: assert (cycle != selftest_cycle)

@@ -43,7 +43,10 @@ module otpu_regs
   // Counters: CYCLES, then ICOUNT B_RD B_WR A_RD A_WR B_STALL; the free-running ones
   input  logic [63:0]                   cycles_i,
   input  logic [5:0][31:0]              run_cnt_i,
-  input  logic [63:0]                   free_cnt_i [NUM_COUNTERS],
+  // The free-running counters through otpu_counters' read port: the request's counter, and
+  // its value in the same cycle
+  output logic [$clog2(NUM_COUNTERS)-1:0] free_sel_o,
+  input  logic [63:0]                   free_cnt_i,
   // Trace unit
   output logic                          trace_clear_o,   // TRACE_CTRL.CLEAR written (in the write's cycle)
   output logic                          trace_enable_o,
@@ -107,6 +110,7 @@ module otpu_regs
   logic [CntSelW-1:0] cnt_sel;
   assign cnt_sel = cnt_idx[CntSelW-1:0];
   assign cnt_hi  = req_addr_i[2];
+  assign free_sel_o = cnt_sel;
 
   always_comb begin
     mapped = 1'b0;
@@ -182,7 +186,7 @@ module otpu_regs
           end else if (cnt_hi) begin
             rdata_d = cnt_hi_q[cnt_idx];
           end else begin
-            rdata_d = free_cnt_i[cnt_sel][31:0];
+            rdata_d = free_cnt_i[31:0];
           end
         end
       endcase
@@ -267,7 +271,7 @@ module otpu_regs
           REG_TRACE_HI:  tr_addr_q   <= tr_addr_q + DepthW'(1);
           default: begin
             if (is_cnt && !cnt_hi) begin
-              cnt_hi_q[cnt_idx] <= free_cnt_i[cnt_sel][63:32];
+              cnt_hi_q[cnt_idx] <= free_cnt_i[63:32];
             end
           end
         endcase

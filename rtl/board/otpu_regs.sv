@@ -285,7 +285,9 @@ module otpu_regs
   assign clear_o        = clear_d;
   assign prog_addr_o    = prog_addr_q;
   assign prog_n_o       = prog_n_q;
-  assign args_o         = regmap_v1_i ? '0 : args_q;
+  // Zero on a v1 board without a mux: its ARG offsets are unmapped, so args_q keeps its reset
+  // value (the mux was a 256-bit choice at every edge).
+  assign args_o         = args_q;
   assign trace_clear_o  = tr_clear_d;
   assign trace_enable_o = tr_en_q;
   assign trace_stop_o   = tr_stop_q;

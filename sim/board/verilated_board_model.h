@@ -291,7 +291,7 @@ class VerilatedBoardModel final : public BoardModel {
     axi_err_pending_ = !dram_->status().ok() && err_reported_for_ != dram_;
     if (axi_err_pending_) err_reported_for_ = dram_;
 
-    if (assertions_.size() > reported_) ReportAssertions();
+    if (!assertions_.empty() && assertions_.size() > reported_) [[unlikely]] ReportAssertions();
 
     if constexpr (kReg) {
       top_->reg_valid_i = 0;

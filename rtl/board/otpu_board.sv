@@ -36,6 +36,13 @@ module otpu_board
   input  logic                             clk_i,
   input  logic                             rst_ni,
   input  logic                             regmap_v1_i,   // strap: register map version 1
+  // The core's reset, looped back outside the board: core_rst_no is rst_ni held low during an
+  // abort (below); whoever instantiates the board wires it straight back to core_rst_ni (the
+  // Verilated model's C++ does, sim/board/verilated_board_model.h). A reset derived inside
+  // the model would be a scheduling domain of its own for Verilator; the board's registers
+  // reset synchronously for the same reason (docs/board.md "Simulation speed").
+  output logic                             core_rst_no,
+  input  logic                             core_rst_ni,
   // Register bus (otpu_regs): one request a cycle, a read's data the next cycle
   input  logic                             reg_valid_i,
   input  logic                             reg_we_i,
@@ -116,8 +123,9 @@ module otpu_board
 
   logic [63:0]                   cycles;
   logic [5:0][31:0]              run_cnt;
-  logic [63:0]                   free_cnt [NUM_COUNTERS];
-  logic                          tr_clear, tr_enable, tr_stop, tr_stream, tr_busy;
+  logic [$clog2(NUM_COUNTERS)-1:0] free_sel;
+  logic [63:0]                   free_cnt, tmem_deny;
+  logic                          tr_clear, tr_enable, tr_stop, tr_stream, tr_busy, tr_rd;
   logic [31:0]                   tr_count, tr_drop, tr_rptr, tr_widx;
   logic [DepthW-1:0]             tr_addr;
   logic [63:0]                   tr_data;
@@ -157,6 +165,7 @@ module otpu_board
     .args_o        (args),
     .cycles_i      (cycles),
     .run_cnt_i     (run_cnt),
+    .free_sel_o    (free_sel),
     .free_cnt_i    (free_cnt),
     .trace_clear_o (tr_clear),
     .trace_enable_o(tr_enable),
@@ -168,6 +177,7 @@ module otpu_board
     .trace_count_i (tr_count),
     .trace_drop_i  (tr_drop),
     .trace_addr_o  (tr_addr),
+    .trace_rd_o    (tr_rd),
     .trace_data_i  (tr_data)
   );
 
@@ -197,7 +207,9 @@ module otpu_board
     .rd_ready_i  (b_rd_ready_i),
     .rd_addr_o   (ld_rd_addr),
     .rd_tag_o    (ld_rd_tag),
-    .rsp_valid_i (b_rsp_valid_i && loading),
+    // Read only while it waits for its chunk (busy): no `&& loading`, which a simulator
+    // would evaluate at every settle of the input.
+    .rsp_valid_i (b_rsp_valid_i),
     .rsp_data_i  (b_rsp_data_i),
     .imem_we_o   (ld_imem_we),
     .imem_addr_o (ld_imem_addr),
@@ -216,11 +228,12 @@ module otpu_board
 
   // RUN written 0 while the core runs aborts the run (SPEC 4: RUN is a level). The core is
   // held in reset (its memories keep their contents) until every DRAM read it had in flight
-  // has answered, so no stale response reaches the restarted core.
-  logic        abort_q, core_rst_n;
+  // has answered, so no stale response reaches the restarted core: core_rst_no falls at the
+  // edge that sets abort_q, and the core's asynchronous reset follows it through core_rst_ni.
+  logic        abort_q;
   logic [15:0] b_reads_q, a_reads_q;   // core reads accepted and not yet answered, per port
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       abort_q   <= 1'b0;
       b_reads_q <= '0;
@@ -233,7 +246,7 @@ module otpu_board
       else if (abort_q && b_reads_q == '0 && a_reads_q == '0) abort_q <= 1'b0;
     end
   end
-  assign core_rst_n = rst_ni && !abort_q;
+  assign core_rst_no = rst_ni && !abort_q;
 
   assign b_rd_valid_o = loading ? ld_rd_valid : core_b_rd_valid;
   assign b_rd_addr_o  = loading ? ld_rd_addr : core_b_rd_addr;
@@ -260,7 +273,7 @@ module otpu_board
     .DMA_ROB   (DMA_ROB)
   ) u_core (
     .clk_i,
-    .rst_ni           (core_rst_n),
+    .rst_ni           (core_rst_ni),
     .run_i            (run && !loading),
     .args_i           (args),
     .prog_n_i         (prog_n),
@@ -343,7 +356,9 @@ module otpu_board
     .act_i     (ev_act_o),
     .cycles_o  (cycles),
     .run_cnt_o (run_cnt),
-    .free_cnt_o(free_cnt)
+    .free_sel_i (free_sel),
+    .free_cnt_o (free_cnt),
+    .tmem_deny_o(tmem_deny)
   );
 
   // Counters that must add up (docs/regress.md "Assertions"): at the halt, the core's TMEM
@@ -367,19 +382,19 @@ module otpu_board
   function automatic logic [63:0] run_losses();
     return 64'(ev_lose_o[0]) + 64'(ev_lose_o[1]) + 64'(ev_lose_o[2]) + 64'(ev_lose_o[3]);
   endfunction
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       was_running_q   <= 1'b0;
       deny_at_start_q <= '0;
     end else begin
       was_running_q <= running;
       if (running && !was_running_q) begin
-        deny_at_start_q <= free_cnt[CNT_TMEM_DENY];
+        deny_at_start_q <= tmem_deny;
       end
       if (ev_halt_o) begin
-        BoardLossesAddUpToTmemDeny: assert (run_losses() == free_cnt[CNT_TMEM_DENY] - deny_at_start_q)
+        BoardLossesAddUpToTmemDeny: assert (run_losses() == tmem_deny - deny_at_start_q)
           else $error("otpu_board: the units lost %0d TMEM cycles, TMEM_DENY grew by %0d",
-                      run_losses(), free_cnt[CNT_TMEM_DENY] - deny_at_start_q);
+                      run_losses(), tmem_deny - deny_at_start_q);
       end
       if (selftest_on && running) begin
         BoardAssertSelfTest: assert (cycle != selftest_cycle)
@@ -461,7 +476,7 @@ module otpu_board
   function automatic logic [31:0] rd_seen();
     return reg_rdata_o | (rsvd_selftest_reg && rd_addr_q == REG_STATUS ? 32'h100 : 32'h0);
   endfunction
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       rd_addr_q <= '0;
       win_rd_q  <= 1'b0;
@@ -527,9 +542,10 @@ module otpu_board
     .drop_o          (tr_drop),
     .busy_o          (tr_busy),
     .widx_o          (tr_widx),
-    // The register readout reads in a register read's cycle (TRACE_LO/HI answer the cycle
-    // after); the window in a cycle the host reads it.
-    .rd_en_i         (reg_valid_i && !reg_we_i),
+    // The register readout reads in a mapped register read's cycle (TRACE_LO/HI answer the
+    // cycle after: the decoder's strobe, not an expression of the bus inputs of its own, which
+    // a simulator would evaluate at every settle); the window in a cycle the host reads it.
+    .rd_en_i         (tr_rd),
     .rd_addr_i       (tr_addr),
     .rd_data_o       (tr_data),
     .win_rd_i        (trace_win_rd_i),

@@ -16,7 +16,12 @@ module otpu_counters
   input  act_t                          act_i,
   output logic [63:0]                   cycles_o,
   output logic [5:0][31:0]              run_cnt_o,    // ICOUNT B_RD B_WR A_RD A_WR B_STALL
-  output logic [63:0]                   free_cnt_o [NUM_COUNTERS]
+  // The free-running counters, read one at a time (the register block's read port: counter
+  // free_sel_i, 0 past the last), and TMEM_DENY for the board's check. An array through a
+  // port is copied at every evaluation (docs/rtl.md "Simulation speed").
+  input  logic [$clog2(NUM_COUNTERS)-1:0] free_sel_i,
+  output logic [63:0]                   free_cnt_o,
+  output logic [63:0]                   tmem_deny_o
 );
 
   // The core retires at most one instruction a cycle and zeroes its count when a run starts
@@ -58,7 +63,7 @@ module otpu_counters
   endfunction
 
   // Registered state in always_ff only (the simulator runs it once a cycle).
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       running_q <= 1'b0;
       retired_q <= '0;
@@ -82,20 +87,22 @@ module otpu_counters
     end
   end
 
-  // Each free-running counter a 64-bit register of its own: as one packed vector (13 x 64
-  // bits) every cycle's increments were masked inserts into a 26-word value, with a delayed
-  // copy of all of it zeroed, filled and written back (docs/rtl.md "Simulation speed").
-  for (genvar k = 0; k < NUM_COUNTERS; k++) begin : gen_free
-    logic [63:0] free_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        free_q <= '0;
-      end else begin
-        free_q <= free_q + 64'(inc_at(act_i, running_i, retire, k));
+  // The free-running counters: 64-bit registers, in an array read here only (an array
+  // output or input port is copied whole at every evaluation; a packed vector of them was a
+  // masked insert per increment and a delayed copy of all of it: docs/rtl.md "Simulation
+  // speed").
+  logic [63:0] free_q [NUM_COUNTERS];
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int unsigned k = 0; k < NUM_COUNTERS; k++) free_q[k] <= '0;
+    end else begin
+      for (int unsigned k = 0; k < NUM_COUNTERS; k++) begin
+        free_q[k] <= free_q[k] + 64'(inc_at(act_i, running_i, retire, k));
       end
     end
-    assign free_cnt_o[k] = free_q;
   end
+  assign free_cnt_o  = 32'(free_sel_i) < NUM_COUNTERS ? free_q[free_sel_i] : '0;
+  assign tmem_deny_o = free_q[CNT_TMEM_DENY];
 
   assign cycles_o  = cycles_q;
   assign run_cnt_o = run_q;

@@ -68,7 +68,7 @@ module otpu_loader
   // simulator evaluates combinational next-state logic at every settle of them; the range
   // check only at a start (docs/rtl.md "Simulation speed"). A plain case: a unique case costs
   // a run-time check at every edge under --assert.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q     <= ST_IDLE;
       addr_q      <= '0;

@@ -43,7 +43,10 @@ module otpu_regs
   // Counters: CYCLES, then ICOUNT B_RD B_WR A_RD A_WR B_STALL; the free-running ones
   input  logic [63:0]                   cycles_i,
   input  logic [5:0][31:0]              run_cnt_i,
-  input  logic [63:0]                   free_cnt_i [NUM_COUNTERS],
+  // The free-running counters through otpu_counters' read port: the request's counter, and
+  // its value in the same cycle
+  output logic [$clog2(NUM_COUNTERS)-1:0] free_sel_o,
+  input  logic [63:0]                   free_cnt_i,
   // Trace unit
   output logic                          trace_clear_o,   // TRACE_CTRL.CLEAR written (in the write's cycle)
   output logic                          trace_enable_o,
@@ -55,6 +58,7 @@ module otpu_regs
   input  logic [31:0]                   trace_count_i,
   input  logic [31:0]                   trace_drop_i,
   output logic [DepthW-1:0]             trace_addr_o,
+  output logic                          trace_rd_o,      // a mapped read's cycle: the readout reads
   input  logic [63:0]                   trace_data_i     // record at trace_addr_o a cycle ago
 );
 
@@ -106,6 +110,7 @@ module otpu_regs
   logic [CntSelW-1:0] cnt_sel;
   assign cnt_sel = cnt_idx[CntSelW-1:0];
   assign cnt_hi  = req_addr_i[2];
+  assign free_sel_o = cnt_sel;
 
   always_comb begin
     mapped = 1'b0;
@@ -181,7 +186,7 @@ module otpu_regs
           end else if (cnt_hi) begin
             rdata_d = cnt_hi_q[cnt_idx];
           end else begin
-            rdata_d = free_cnt_i[cnt_sel][31:0];
+            rdata_d = free_cnt_i[31:0];
           end
         end
       endcase
@@ -213,7 +218,7 @@ module otpu_regs
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       run_q       <= 1'b0;
       axi_err_q   <= 1'b0;
@@ -266,7 +271,7 @@ module otpu_regs
           REG_TRACE_HI:  tr_addr_q   <= tr_addr_q + DepthW'(1);
           default: begin
             if (is_cnt && !cnt_hi) begin
-              cnt_hi_q[cnt_idx] <= free_cnt_i[cnt_sel][63:32];
+              cnt_hi_q[cnt_idx] <= free_cnt_i[63:32];
             end
           end
         endcase
@@ -280,12 +285,17 @@ module otpu_regs
   assign clear_o        = clear_d;
   assign prog_addr_o    = prog_addr_q;
   assign prog_n_o       = prog_n_q;
-  assign args_o         = regmap_v1_i ? '0 : args_q;
+  // Zero on a v1 board without a mux: its ARG offsets are unmapped, so args_q keeps its reset
+  // value (the mux was a 256-bit choice at every edge).
+  assign args_o         = args_q;
   assign trace_clear_o  = tr_clear_d;
   assign trace_enable_o = tr_en_q;
   assign trace_stop_o   = tr_stop_q;
   assign trace_stream_o = tr_stream_q;
   assign trace_rptr_o   = tr_rptr_q;
   assign trace_addr_o   = tr_addr_q;
+  // The decoder's read strobe, already built in a request's cycle: the trace readout reads
+  // when the answer may be TRACE_LO/HI (an unmapped read answers UNMAPPED, not the record).
+  assign trace_rd_o     = rd;
 
 endmodule : otpu_regs

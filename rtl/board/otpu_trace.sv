@@ -153,7 +153,7 @@ module otpu_trace
     return sum[32] ? 32'hFFFF_FFFF : sum[31:0];
   endfunction
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       level_q  <= '0;
       head_q   <= '0;
@@ -302,7 +302,7 @@ module otpu_trace
   logic              full_q;   // DEPTH records have been written
   assign widx   = wr_q[DepthW-1:0];
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       wr_q   <= '0;
       full_q <= 1'b0;
@@ -327,12 +327,15 @@ module otpu_trace
     end
   end
 
+  // A CLEAR's cycle writes nothing: each bank tests clear_i at its edge, so this mask reads
+  // only registers (clear_i follows the register bus inputs: a simulator would rebuild the
+  // mask at every settle of them, docs/rtl.md "Simulation speed").
   logic [Banks-1:0] bank_we;
   always_comb begin
     logic [DepthW:0] at;
     at      = '0;
     bank_we = '0;
-    if (pop_n != '0 && !clear_i) begin
+    if (pop_n != '0) begin
       for (int unsigned k = 0; k < DRAIN; k++) begin
         at = (DepthW + 1)'(widx) + (DepthW + 1)'(k);
         if (DrW'(k) < pop_n &&
@@ -351,6 +354,7 @@ module otpu_trace
     otpu_trace_bank #(.Words(DEPTH / Banks), .BANK(b)) u_bank (
       .clk_i,
       .we_i      (bank_we[b]),
+      .clear_i,
       .widx_i    (widx),
       .lanes_i   (lane),
       .rd_a_en_i (rd_en_i),

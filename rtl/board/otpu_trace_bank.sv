@@ -11,6 +11,7 @@ module otpu_trace_bank #(
 ) (
   input  logic                 clk_i,
   input  logic                 we_i,       // the cycle's line (BANK - widx_i) mod 8 lands here
+  input  logic                 clear_i,    // ... unless the unit is cleared in this cycle
   input  logic [AddrW+2:0]     widx_i,     // the record index of lane 0 (mod 8 Words)
   input  logic [7:0][63:0]     lanes_i,    // the cycle's lines, oldest first
   input  logic                 rd_a_en_i,
@@ -29,7 +30,7 @@ module otpu_trace_bank #(
     logic [2:0] k;
     if (rd_a_en_i) rdata_a_o <= mem_q[raddr_a_i];
     if (rd_b_en_i) rdata_b_o <= mem_q[raddr_b_i];
-    if (we_i) begin
+    if (we_i && !clear_i) begin
       // Lane k is record widx_i + k: the next row when it wraps past bank 7.
       k = 3'(BANK) - widx_i[2:0];
       mem_q[widx_i[AddrW+2:3] + AddrW'({1'b0, widx_i[2:0]} + {1'b0, k} >= 4'd8)] = lanes_i[k];

@@ -116,6 +116,7 @@ class VerilatedBoardModel final : public BoardModel {
     rtl::ports::DriveIdle(top_.get());
     // Reset for two cycles with the memory idle; the model's clock starts after it.
     top_->rst_ni = 0;
+    top_->core_rst_ni = 0;
     for (int i = 0; i < 2; ++i) {
       top_->clk_i = 0;
       top_->eval();
@@ -123,6 +124,7 @@ class VerilatedBoardModel final : public BoardModel {
       top_->eval();
     }
     top_->rst_ni = 1;
+    top_->core_rst_ni = 1;  // core_rst_no: rst_ni, no abort after the reset
     const uint32_t version = ReadVersion();
     // The -G parameters of the build and isa::Config describe the same configuration.
     OTPU_CHECK(version == cfg.Version());
@@ -204,8 +206,20 @@ class VerilatedBoardModel final : public BoardModel {
     top_->eval();
     top_->clk_i = 1;
     top_->eval();
+    LoopBackCoreReset();
     top_->reg_valid_i = 0;
     return top_->reg_rdata_o;
+  }
+
+  // The board's core reset (core_rst_no, rst_ni held low during an abort) back into the core
+  // (core_rst_ni), after the edge that moved it: the second evaluation runs the core's
+  // asynchronous reset at the same edge, as a reset derived inside the model would, and only
+  // at an abort's first and last edge. Nothing outside reads the model in between.
+  [[gnu::always_inline]] inline void LoopBackCoreReset() {
+    if (top_->core_rst_no != top_->core_rst_ni) [[unlikely]] {
+      top_->core_rst_ni = top_->core_rst_no;
+      top_->eval();
+    }
   }
 
   // One clock cycle: the DRAM model serves the ports, a register request (kReg) is presented
@@ -257,6 +271,7 @@ class VerilatedBoardModel final : public BoardModel {
 
     top_->clk_i = 1;
     top_->eval();
+    LoopBackCoreReset();
 #if OTPU_BOARD_INSTRUMENTED
     if constexpr (kInstrumented) {
       if (this_run_cycle >= 0) Waves(this_run_cycle, 5);
@@ -276,7 +291,7 @@ class VerilatedBoardModel final : public BoardModel {
     axi_err_pending_ = !dram_->status().ok() && err_reported_for_ != dram_;
     if (axi_err_pending_) err_reported_for_ = dram_;
 
-    if (assertions_.size() > reported_) ReportAssertions();
+    if (!assertions_.empty() && assertions_.size() > reported_) [[unlikely]] ReportAssertions();
 
     if constexpr (kReg) {
       top_->reg_valid_i = 0;

@@ -5,6 +5,7 @@ set(OTPU_BASE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/install_paths.cc
   ${CMAKE_CURRENT_LIST_DIR}/json.cc
   ${CMAKE_CURRENT_LIST_DIR}/mountinfo.cc
+  ${CMAKE_CURRENT_LIST_DIR}/proc_stat.cc
   ${CMAKE_CURRENT_LIST_DIR}/progress.cc
   ${CMAKE_CURRENT_LIST_DIR}/sparse_memory.cc
   ${CMAKE_CURRENT_LIST_DIR}/strings.cc

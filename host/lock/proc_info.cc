@@ -1,5 +1,7 @@
 #include "host/lock/proc_info.h"
 
+#include "base/proc_stat.h"
+
 #include <sys/sysmacros.h>
 
 #include <charconv>
@@ -28,16 +30,10 @@ std::optional<pid_t> ParsePid(const std::string& text) {
 }
 
 std::optional<pid_t> ParentPid(pid_t pid) {
-  std::optional<std::string> stat = ReadProcFile(pid, "stat");
-  if (!stat) return std::nullopt;
-  // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so parse after the last ')'.
-  size_t close = stat->rfind(')');
-  if (close == std::string::npos) return std::nullopt;
-  std::istringstream rest(stat->substr(close + 1));
-  std::string state;
-  long ppid = -1;
-  if (!(rest >> state >> ppid) || ppid < 0) return std::nullopt;
-  return static_cast<pid_t>(ppid);
+  const std::optional<std::string> ppid = ProcStatField(pid, 4);
+  if (!ppid) return std::nullopt;
+  if (*ppid == "0") return pid_t{0};  // init and kthreadd
+  return ParsePid(*ppid);
 }
 
 bool IsAncestor(pid_t ancestor, pid_t pid) {

@@ -10,10 +10,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
-#include <sstream>
 
 #include "base/mountinfo.h"
+#include "base/proc_stat.h"
 
 namespace otpu::xdma_emu {
 namespace {
@@ -29,18 +28,7 @@ std::string Trimmed(std::string text) {
 
 // Field 22 of /proc/PID/stat, the process's start time in clock ticks after boot: with the
 // pid it names one process, whatever reuses the pid later. "" when there is no such process.
-std::string StartTimeOf(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), {});
-  const size_t comm_end = stat.rfind(')');  // the command name may hold spaces and parens
-  if (comm_end == std::string::npos) return "";
-  std::istringstream fields(stat.substr(comm_end + 2));
-  std::string f;
-  for (int i = 3; i <= 22 && (fields >> f); ++i) {
-    if (i == 22) return f;
-  }
-  return "";
-}
+std::string StartTimeOf(pid_t pid) { return ProcStatField(pid, 22).value_or(""); }
 
 // Unmounts `mount` lazily: umount2 when we may (root), else FUSE's setuid helper.
 void LazyUnmount(const std::string& mount) {

@@ -10,12 +10,11 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
-#include <sstream>
 #include <string>
 #include <vector>
 #include <thread>
 
+#include "base/proc_stat.h"
 #include "base/testing/temp_dir.h"
 #include "gtest/gtest.h"
 
@@ -62,16 +61,6 @@ TEST(EmulatorProcess, StderrLongerThanAPipeNeverBlocksTheEmulatorAndStopReturnsA
   EXPECT_EQ((*emu)->Stop(SIGTERM).err, ended.err);
 }
 
-// Field 22 of /proc/self/stat: this process's start time, as emulator directories name it.
-std::string OwnStartTime() {
-  std::ifstream in("/proc/self/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), {});
-  std::istringstream fields(stat.substr(stat.rfind(')') + 2));
-  std::string f;
-  for (int i = 3; i <= 22; ++i) fields >> f;
-  return f;
-}
-
 // Only directories of owners that are gone go: an owner is a pid and its start time, so a
 // reused pid does not keep a dead owner's directory; anything else is left alone.
 TEST(EmulatorProcess, RemoveStaleRemovesTheDirectoriesOfEndedOwnersOnly) {
@@ -81,7 +70,7 @@ TEST(EmulatorProcess, RemoveStaleRemovesTheDirectoriesOfEndedOwnersOnly) {
   if (child == 0) ::_exit(0);
   ASSERT_GT(child, 0);
   ASSERT_EQ(::waitpid(child, nullptr, 0), child);
-  const std::string live = tmp.path() + "/otpu_emu." + me + "-" + OwnStartTime() + ".aaaaaa";
+  const std::string live = tmp.path() + "/otpu_emu." + me + "-" + *ProcStatField(::getpid(), 22) + ".aaaaaa";
   const std::string reused = tmp.path() + "/otpu_emu." + me + "-1.bbbbbb";
   const std::string ended = tmp.path() + "/otpu_emu." + std::to_string(child) + "-7.cccccc";
   const std::string odd = tmp.path() + "/otpu_emu.x-1.dddddd";

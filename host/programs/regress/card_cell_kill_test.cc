@@ -9,11 +9,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/mountinfo.h"
+#include "base/proc_stat.h"
 #include "base/testing/subprocess.h"
 #include "host/xdma_emu/emulator_process.h"
 
@@ -27,12 +28,11 @@ constexpr const char* kCardCell = "qwen-tiny+pos1/sim/axi/card/s0";
 
 // The state letter and parent pid of `pid` from /proc/PID/stat; state 0 when it is gone.
 char StateOf(pid_t pid, pid_t* ppid = nullptr) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), {});
-  const size_t end = stat.rfind(')');
-  if (end == std::string::npos || end + 4 >= stat.size()) return 0;
-  if (ppid) *ppid = pid_t(std::atoi(stat.c_str() + end + 4));
-  return stat[end + 2];
+  const std::optional<std::string> state = ProcStatField(pid, 3);
+  const std::optional<std::string> parent = ProcStatField(pid, 4);
+  if (!state || !parent) return 0;
+  if (ppid) *ppid = pid_t(std::atoi(parent->c_str()));
+  return (*state)[0];
 }
 
 std::string CommOf(pid_t pid) {
